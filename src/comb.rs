@@ -1,0 +1,181 @@
+//! SQL surface of the COMB family: argument conversion and error reports around `core::comb`.
+
+use crate::core::comb::{self as layout, CombError, Format, Generator};
+use crate::core::random::ProcessRng;
+use crate::core::time;
+use crate::errors;
+use pgrx::prelude::*;
+use pgrx::Uuid;
+use std::cell::RefCell;
+
+/// The `comb_format` enum; labels are the SQL names, hence the lower-case variants.
+#[allow(non_camel_case_types)]
+#[derive(PostgresEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum comb_format {
+    postgresql,
+    sqlserver,
+    legacy,
+    binary,
+    postgresql_sqldatetime,
+    binary_sqldatetime,
+    ticks,
+}
+
+impl From<comb_format> for Format {
+    fn from(format: comb_format) -> Format {
+        match format {
+            comb_format::postgresql => Format::PostgreSql,
+            comb_format::sqlserver => Format::SqlServer,
+            comb_format::legacy => Format::Legacy,
+            comb_format::binary => Format::Binary,
+            comb_format::postgresql_sqldatetime => Format::PostgreSqlSqlDateTime,
+            comb_format::binary_sqldatetime => Format::BinarySqlDateTime,
+            comb_format::ticks => Format::Ticks,
+        }
+    }
+}
+
+/// This backend's generators (one per format, for per-session monotonicity) and its RNG.
+struct Session {
+    rng: ProcessRng,
+    generators: [Generator; Format::ALL.len()],
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+fn backend_pid() -> i32 {
+    // SAFETY: MyProcPid is a plain int PostgreSQL sets at process start and never frees.
+    unsafe { pg_sys::MyProcPid }
+}
+
+/// Draws 16 random bytes from this backend's CSPRNG.
+fn random_bytes() -> [u8; 16] {
+    let pid = backend_pid();
+    SESSION.with_borrow_mut(|session| session_for(session, pid).rng.bytes16(pid))
+}
+
+fn session_for(session: &mut Option<Session>, pid: i32) -> &mut Session {
+    session.get_or_insert_with(|| Session {
+        rng: ProcessRng::new(pid),
+        generators: Format::ALL.map(Generator::new),
+    })
+}
+
+fn generate(format: Format) -> Uuid {
+    let pid = backend_pid();
+    let now = time::wall_clock_unix_us();
+    let result = SESSION.with_borrow_mut(|session| {
+        let session = session_for(session, pid);
+        let random = session.rng.bytes16(pid);
+        // Format::ALL lists the variants in declaration order.
+        session.generators[format as usize].next(now, random)
+    });
+    match result {
+        Ok(id) => Uuid::from_bytes(id),
+        Err(error) => report("comb_uuid", format, error),
+    }
+}
+
+/// The unix µs of a `timestamptz`, or a 22008 error for ±infinity.
+fn unix_us(function: &str, ts: TimestampWithTimeZone, format: Format) -> i64 {
+    match time::unix_us_from_pg(ts.into_inner()) {
+        Some(us) => us,
+        None => errors::datetime_out_of_range(format!(
+            "{function}: timestamp {ts} is out of range for comb_format {}: valid range is {}",
+            format.name(),
+            format.clock().range_text()
+        )),
+    }
+}
+
+fn report(function: &str, format: Format, error: CombError) -> ! {
+    match error {
+        CombError::TimeOutOfRange { clock, unix_us } => {
+            let shown = TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
+                .map(|ts| ts.to_string())
+                .unwrap_or_else(|_| format!("{unix_us} µs since 1970"));
+            errors::datetime_out_of_range(format!(
+                "{function}: timestamp {shown} is out of range for comb_format {}: valid range is {}",
+                format.name(),
+                clock.range_text()
+            ))
+        }
+        CombError::InvalidField { .. } => unreachable!("only decoding reads fields"),
+    }
+}
+
+fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> ! {
+    match error {
+        CombError::InvalidField { .. } => errors::datetime_out_of_range(format!(
+            "{function}: uuid {id} does not hold a valid {} COMB: {error}",
+            format.name()
+        )),
+        CombError::TimeOutOfRange { .. } => report(function, format, error),
+    }
+}
+
+/// A new COMB in the default format (postgresql) from the wall clock.
+#[pg_extern(volatile, parallel_restricted, name = "comb_uuid")]
+fn comb_uuid_default() -> Uuid {
+    generate(Format::PostgreSql)
+}
+
+/// A new COMB in `format` from the wall clock.
+#[pg_extern(volatile, parallel_restricted, name = "comb_uuid")]
+fn comb_uuid_format(format: comb_format) -> Uuid {
+    generate(format.into())
+}
+
+/// A new COMB for a given time: random bytes stamped with `ts` (RT.Comb `Create(DateTime)`).
+#[pg_extern(volatile, parallel_safe, name = "comb_uuid")]
+fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(comb_format, "'postgresql'")) -> Uuid {
+    let format = Format::from(format);
+    let us = unix_us("comb_uuid", ts, format);
+    match layout::stamp(format.random_base(random_bytes()), us, format) {
+        Ok(id) => Uuid::from_bytes(id),
+        Err(error) => report("comb_uuid", format, error),
+    }
+}
+
+/// `base` with `ts` written over the format's time bytes (RT.Comb `Create(Guid, DateTime)`).
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(comb_format, "'postgresql'")) -> Uuid {
+    let format = Format::from(format);
+    let us = unix_us("comb_stamp", ts, format);
+    match layout::stamp(*base, us, format) {
+        Ok(id) => Uuid::from_bytes(id),
+        Err(error) => report("comb_stamp", format, error),
+    }
+}
+
+/// The time embedded in a COMB.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_timestamp(id: Uuid, format: default!(comb_format, "'postgresql'")) -> TimestampWithTimeZone {
+    let format = Format::from(format);
+    match layout::timestamp(&id, format) {
+        Ok(us) => match TimestampWithTimeZone::try_from(time::pg_from_unix_us(us)) {
+            Ok(ts) => ts,
+            Err(_) => unreachable!("every clock decodes inside timestamptz's range"),
+        },
+        Err(error) => decode_error("comb_timestamp", id, format, error),
+    }
+}
+
+/// The smallest COMB, in the format's order, whose `comb_timestamp` is at or after `ts`.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_floor(ts: TimestampWithTimeZone, format: default!(comb_format, "'postgresql'")) -> Uuid {
+    let format = Format::from(format);
+    let us = unix_us("comb_floor", ts, format);
+    match layout::floor(us, format) {
+        Ok(id) => Uuid::from_bytes(id),
+        Err(error) => report("comb_floor", format, error),
+    }
+}
+
+/// Seed 001's `IsComb` marker check.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_is_ticks(id: Uuid) -> bool {
+    layout::is_ticks_comb(&id)
+}

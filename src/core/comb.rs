@@ -1,0 +1,575 @@
+//! COMB GUIDs: a clock value overlaid on the bytes of a GUID that sort first (RT.Comb 4.0.3, Jimmy
+//! Nilsson's SQL Server COMB, and seed 001's ticks COMB).
+//!
+//! Every format is a clock plus a byte order: the clock's big-endian field occupies the most
+//! significant bytes of the format's order, so values sort by time in the database that uses it.
+
+use super::order::Order;
+use super::time::{US_PER_DAY, US_PER_MS};
+use std::fmt;
+
+/// 1900-01-01 00:00:00 UTC, day 0 of SQL Server `datetime`.
+const SQL_EPOCH_UNIX_US: i64 = -2_208_988_800_000_000;
+/// 1/300 s units in a day: the largest valid time-of-day field, meaning the next midnight.
+const T300_PER_DAY: u64 = 25_920_000;
+/// The sqldatetime field keeps two bytes of days.
+const SQL_DAYS: u64 = 65_536;
+/// 0001-01-01 and 10000-01-01 00:00:00 UTC: .NET `DateTime`'s range.
+const DOTNET_MIN_UNIX_US: i64 = -62_135_596_800_000_000;
+const DOTNET_END_UNIX_US: i64 = 253_402_300_800_000_000;
+const TICKS_PER_US: u64 = 10;
+/// Sub-unit counter of the generator, in the bits that sort right after the time field. Twelve
+/// bits leave 62 random bits in a v4 layout (74 - 12).
+const COUNTER_BITS: u32 = 12;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Clock {
+    /// Milliseconds since 1970-01-01 as 48 bits (RT.Comb `UnixDateTimeStrategy`).
+    Unix,
+    /// Two bytes of days since 1900-01-01, four bytes of 1/300 s since midnight (SQL Server
+    /// `datetime`, RT.Comb `SqlDateTimeStrategy`).
+    SqlDateTime,
+    /// .NET `DateTime.Ticks`, 100 ns since 0001-01-01, as 64 bits (seed 001).
+    Ticks,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    PostgreSql,
+    SqlServer,
+    Legacy,
+    Binary,
+    PostgreSqlSqlDateTime,
+    BinarySqlDateTime,
+    Ticks,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CombError {
+    /// The time cannot be written in the clock's field.
+    TimeOutOfRange { clock: Clock, unix_us: i64 },
+    /// The field read from a GUID is not a time the clock defines.
+    InvalidField { clock: Clock, field: u64 },
+}
+
+impl Clock {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Clock::Unix => "unix",
+            Clock::SqlDateTime => "sqldatetime",
+            Clock::Ticks => "ticks",
+        }
+    }
+
+    /// Bytes the clock's field takes in the GUID.
+    pub const fn field_len(self) -> usize {
+        match self {
+            Clock::Ticks => 8,
+            _ => 6,
+        }
+    }
+
+    /// Times the clock can encode, as [start, end) in unix µs.
+    pub const fn range(self) -> (i64, i64) {
+        match self {
+            Clock::Unix => (0, DOTNET_END_UNIX_US),
+            Clock::SqlDateTime => (SQL_EPOCH_UNIX_US, SQL_EPOCH_UNIX_US + SQL_DAYS as i64 * US_PER_DAY),
+            Clock::Ticks => (DOTNET_MIN_UNIX_US, DOTNET_END_UNIX_US),
+        }
+    }
+
+    pub const fn range_text(self) -> &'static str {
+        match self {
+            Clock::Unix => "1970-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC",
+            Clock::SqlDateTime => "1900-01-01 00:00:00 UTC to 2079-06-06 23:59:59.999999 UTC",
+            Clock::Ticks => "0001-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC",
+        }
+    }
+
+    pub const fn unit_text(self) -> &'static str {
+        match self {
+            Clock::Unix => "1 ms",
+            Clock::SqlDateTime => "1/300 s",
+            Clock::Ticks => "100 ns",
+        }
+    }
+
+    /// The clock unit containing `unix_us`, counted linearly from the clock's epoch
+    /// (for sqldatetime: days * 25,920,000 + 1/300 s units), so that "the next unit" is `+ 1`.
+    pub fn units(self, unix_us: i64) -> Result<u64, CombError> {
+        let (start, end) = self.range();
+        if unix_us < start || unix_us >= end {
+            return Err(CombError::TimeOutOfRange { clock: self, unix_us });
+        }
+        let since_start = (unix_us - start) as u64;
+        Ok(match self {
+            Clock::Unix => since_start / US_PER_MS as u64,
+            Clock::SqlDateTime => {
+                let days = since_start / US_PER_DAY as u64;
+                let micros_of_day = since_start % US_PER_DAY as u64;
+                days * T300_PER_DAY + micros_of_day * 3 / 10_000
+            }
+            Clock::Ticks => since_start * TICKS_PER_US,
+        })
+    }
+
+    /// The first whole microsecond of a unit: the smallest `t` with `units(t) == units`.
+    pub fn unix_us(self, units: u64) -> i64 {
+        let (start, _) = self.range();
+        let offset = match self {
+            Clock::Unix => units * US_PER_MS as u64,
+            Clock::SqlDateTime => {
+                let days = units / T300_PER_DAY;
+                let t300 = units % T300_PER_DAY;
+                days * US_PER_DAY as u64 + (t300 * 10_000).div_ceil(3)
+            }
+            Clock::Ticks => units / TICKS_PER_US,
+        };
+        start + offset as i64
+    }
+
+    /// The last unit that starts inside the clock's range.
+    pub fn max_units(self) -> u64 {
+        let (start, end) = self.range();
+        let span_us = (end - start) as u64;
+        match self {
+            Clock::Unix => span_us / US_PER_MS as u64 - 1,
+            Clock::SqlDateTime => SQL_DAYS * T300_PER_DAY - 1,
+            Clock::Ticks => span_us * TICKS_PER_US - 1,
+        }
+    }
+
+    /// The unit as the clock writes it in a GUID (right-aligned in a u64).
+    fn field(self, units: u64) -> u64 {
+        match self {
+            Clock::SqlDateTime => (units / T300_PER_DAY) << 32 | units % T300_PER_DAY,
+            Clock::Unix | Clock::Ticks => units,
+        }
+    }
+
+    /// Inverse of `field`. A sqldatetime time of day of exactly one day is accepted as the next
+    /// midnight (SQL Server does the same); anything the clock does not define is an error.
+    fn units_from_field(self, field: u64) -> Result<u64, CombError> {
+        let units = match self {
+            Clock::SqlDateTime => {
+                let t300 = field & 0xFFFF_FFFF;
+                if t300 > T300_PER_DAY {
+                    return Err(CombError::InvalidField { clock: self, field });
+                }
+                (field >> 32) * T300_PER_DAY + t300
+            }
+            Clock::Unix | Clock::Ticks => field,
+        };
+        if self != Clock::SqlDateTime && units > self.max_units() {
+            return Err(CombError::InvalidField { clock: self, field });
+        }
+        Ok(units)
+    }
+}
+
+impl Format {
+    pub const ALL: [Format; 7] = [
+        Format::PostgreSql,
+        Format::SqlServer,
+        Format::Legacy,
+        Format::Binary,
+        Format::PostgreSqlSqlDateTime,
+        Format::BinarySqlDateTime,
+        Format::Ticks,
+    ];
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The SQL label of the `comb_format` enum.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::PostgreSql => "postgresql",
+            Format::SqlServer => "sqlserver",
+            Format::Legacy => "legacy",
+            Format::Binary => "binary",
+            Format::PostgreSqlSqlDateTime => "postgresql_sqldatetime",
+            Format::BinarySqlDateTime => "binary_sqldatetime",
+            Format::Ticks => "ticks",
+        }
+    }
+
+    pub const fn clock(self) -> Clock {
+        match self {
+            Format::PostgreSql | Format::SqlServer | Format::Binary => Clock::Unix,
+            Format::Legacy | Format::PostgreSqlSqlDateTime | Format::BinarySqlDateTime => {
+                Clock::SqlDateTime
+            }
+            Format::Ticks => Clock::Ticks,
+        }
+    }
+
+    /// The order the format's values are meant to be sorted in.
+    pub const fn order(self) -> Order {
+        match self {
+            Format::PostgreSql | Format::PostgreSqlSqlDateTime => Order::Bytes,
+            Format::SqlServer | Format::Legacy | Format::Ticks => Order::SqlServer,
+            Format::Binary | Format::BinarySqlDateTime => Order::DotNetBytes,
+        }
+    }
+
+    /// String bytes holding the time field, most significant first: the first bytes of the order.
+    pub fn time_positions(self) -> &'static [usize] {
+        &self.order().significance()[..self.clock().field_len()]
+    }
+
+    /// Bits of string byte `position` that are not random: the v4 version nibble and variant bits,
+    /// or seed 001's marker nibble.
+    const fn fixed_bits(self, position: usize) -> u8 {
+        match (self, position) {
+            (Format::Ticks, 7) => 0xF0,
+            (Format::Ticks, _) => 0,
+            (_, 6) => 0xF0,
+            (_, 8) => 0xC0,
+            _ => 0,
+        }
+    }
+
+    /// Width of the generator's sub-unit counter. The ticks clock has no spare bits to give (its
+    /// layout keeps only 60 random bits), but it counts in 100 ns while the wall clock gives 1 µs:
+    /// the sub-microsecond ticks serve as its counter.
+    const fn counter_bits(self) -> u32 {
+        match self {
+            Format::Ticks => 0,
+            _ => COUNTER_BITS,
+        }
+    }
+
+    /// A random GUID with the format's fixed bits set: v4 version and variant, or the ticks marker.
+    pub fn random_base(self, random: [u8; 16]) -> [u8; 16] {
+        let mut id = random;
+        match self {
+            Format::Ticks => id[7] = 0xC0 | (id[7] & 0x0F),
+            _ => {
+                id[6] = 0x40 | (id[6] & 0x0F);
+                id[8] = 0x80 | (id[8] & 0x3F);
+            }
+        }
+        id
+    }
+
+    fn write_units(self, id: &mut [u8; 16], units: u64) {
+        let field = self.clock().field(units).to_be_bytes();
+        let len = self.clock().field_len();
+        for (&position, &byte) in self.time_positions().iter().zip(&field[8 - len..]) {
+            id[position] = byte;
+        }
+    }
+
+    fn read_units(self, id: &[u8; 16]) -> Result<u64, CombError> {
+        let mut field = 0u64;
+        for &position in self.time_positions() {
+            field = field << 8 | id[position] as u64;
+        }
+        self.clock().units_from_field(field)
+    }
+
+    /// The counter's bits: the free (non-fixed) bits right after the time field in the format's
+    /// order, as (string byte, mask of the bits used, shift of the lowest used bit).
+    fn counter_slots(self) -> impl Iterator<Item = (usize, u8, u32)> {
+        let mut remaining = self.counter_bits();
+        self.order().significance()[self.clock().field_len()..].iter().map_while(move |&position| {
+            if remaining == 0 {
+                return None;
+            }
+            // Fixed bits are always the high ones, so the free bits are the low `width`.
+            let width = (!self.fixed_bits(position)).count_ones();
+            let take = width.min(remaining);
+            remaining -= take;
+            let shift = width - take;
+            Some((position, (((1u16 << take) - 1) as u8) << shift, shift))
+        })
+    }
+
+    fn read_counter(self, id: &[u8; 16]) -> u32 {
+        self.counter_slots().fold(0, |acc, (position, mask, shift)| {
+            acc << mask.count_ones() | ((id[position] & mask) >> shift) as u32
+        })
+    }
+
+    fn write_counter(self, id: &mut [u8; 16], counter: u32) {
+        let mut remaining = self.counter_bits();
+        for (position, mask, shift) in self.counter_slots() {
+            remaining -= mask.count_ones();
+            let part = ((counter >> remaining) as u8) << shift & mask;
+            id[position] = (id[position] & !mask) | part;
+        }
+    }
+}
+
+/// RT.Comb `Create(Guid, DateTime)`: `base` with the time written over the format's time bytes
+/// (and, for ticks, seed 001's marker nibble set). Every other bit of `base` is kept.
+pub fn stamp(base: [u8; 16], unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
+    let units = format.clock().units(unix_us)?;
+    let mut id = base;
+    format.write_units(&mut id, units);
+    if format == Format::Ticks {
+        id[7] = 0xC0 | (id[7] & 0x0F);
+    }
+    Ok(id)
+}
+
+/// The time embedded in `id`: the first microsecond of its clock unit.
+pub fn timestamp(id: &[u8; 16], format: Format) -> Result<i64, CombError> {
+    Ok(format.clock().unix_us(format.read_units(id)?))
+}
+
+/// The smallest value, in the format's order, whose `timestamp` is at or after `unix_us`; so
+/// `floor(t1) <= id < floor(t2)` exactly when `t1 <= timestamp(id) < t2`.
+pub fn floor(unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
+    let clock = format.clock();
+    let mut units = clock.units(unix_us)?;
+    if clock.unix_us(units) < unix_us {
+        units += 1;
+        if units > clock.max_units() {
+            return Err(CombError::TimeOutOfRange { clock, unix_us });
+        }
+    }
+    let mut id = [0u8; 16];
+    format.write_units(&mut id, units);
+    Ok(id)
+}
+
+/// Seed 001's `IsComb`: the high nibble of .NET byte 6 (string byte 7) is 0xC.
+pub fn is_ticks_comb(id: &[u8; 16]) -> bool {
+    id[7] & 0xC0 == 0xC0
+}
+
+/// One session's generator for one format: values strictly increase in the format's order.
+///
+/// In a new clock unit the counter starts at a random value in its lower half (so a value alone
+/// does not reveal how many came before it); within a unit it counts up; past its top the
+/// generator borrows the next unit. A clock that steps back is ignored until it passes the last
+/// unit used: values keep increasing and carry the later time meanwhile.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    format: Format,
+    last_units: Option<u64>,
+    counter: u32,
+}
+
+impl Generator {
+    pub const fn new(format: Format) -> Self {
+        Generator { format, last_units: None, counter: 0 }
+    }
+
+    pub fn next(&mut self, now_unix_us: i64, random: [u8; 16]) -> Result<[u8; 16], CombError> {
+        let format = self.format;
+        let clock = format.clock();
+        let now = clock.units(now_unix_us)?;
+        let mut id = format.random_base(random);
+        let fresh_counter = format.read_counter(&id) & ((1u32 << format.counter_bits()) >> 1).saturating_sub(1);
+        let (units, counter) = match self.last_units {
+            Some(last) if now <= last => {
+                let counter = self.counter + 1;
+                if counter >> format.counter_bits() == 0 {
+                    (last, counter)
+                } else if last < clock.max_units() {
+                    (last + 1, fresh_counter)
+                } else {
+                    return Err(CombError::TimeOutOfRange { clock, unix_us: clock.unix_us(last) });
+                }
+            }
+            _ => (now, fresh_counter),
+        };
+        format.write_units(&mut id, units);
+        format.write_counter(&mut id, counter);
+        self.last_units = Some(units);
+        self.counter = counter;
+        Ok(id)
+    }
+}
+
+impl fmt::Display for CombError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CombError::TimeOutOfRange { clock, unix_us } => write!(
+                f,
+                "time {unix_us} µs since 1970 is outside the {} clock's range, {}",
+                clock.name(),
+                clock.range_text()
+            ),
+            CombError::InvalidField { clock, field } => match clock {
+                Clock::Unix => write!(
+                    f,
+                    "embedded {field} ms since 1970 is past 9999-12-31 23:59:59.999 UTC (at most {})",
+                    clock.max_units()
+                ),
+                Clock::SqlDateTime => write!(
+                    f,
+                    "embedded time of day {} (1/300 s units) exceeds one day, {T300_PER_DAY}",
+                    field & 0xFFFF_FFFF
+                ),
+                Clock::Ticks => write!(
+                    f,
+                    "embedded {field} ticks are past 9999-12-31 23:59:59.9999999 UTC (at most {})",
+                    clock.max_units()
+                ),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_format() -> impl Strategy<Value = Format> {
+        prop::sample::select(Format::ALL.to_vec())
+    }
+
+    #[test]
+    fn clock_ranges_match_their_documented_edges() {
+        assert_eq!(Clock::Unix.max_units(), 253_402_300_799_999);
+        assert_eq!(Clock::SqlDateTime.max_units(), 65_535 * T300_PER_DAY + T300_PER_DAY - 1);
+        assert_eq!(Clock::Ticks.max_units(), 3_155_378_975_999_999_999);
+        // .NET ticks from 0001-01-01 to the Unix epoch.
+        assert_eq!(Clock::Ticks.units(0).unwrap(), 621_355_968_000_000_000);
+        // 2079-06-06 is day 65535, so the range ends at 2079-06-07 00:00:00 UTC.
+        assert_eq!(Clock::SqlDateTime.range().1, 3_453_321_600_000_000);
+    }
+
+    #[test]
+    fn sqldatetime_truncates_to_one_300th_and_decodes_to_the_first_microsecond() {
+        let clock = Clock::SqlDateTime;
+        let day = 45_000i64;
+        let midnight = SQL_EPOCH_UNIX_US + day * US_PER_DAY;
+        // 1/300 s = 3333.33 µs: 3333 µs is still unit 0, 3334 µs is unit 1.
+        assert_eq!(clock.units(midnight + 3_333).unwrap() % T300_PER_DAY, 0);
+        assert_eq!(clock.units(midnight + 3_334).unwrap() % T300_PER_DAY, 1);
+        assert_eq!(clock.unix_us(clock.units(midnight + 3_334).unwrap()), midnight + 3_334);
+        // Unit 2 starts at 6666.67 µs: decoded as 6667.
+        assert_eq!(clock.unix_us(day as u64 * T300_PER_DAY + 2), midnight + 6_667);
+    }
+
+    #[test]
+    fn sqldatetime_field_of_one_whole_day_is_the_next_midnight() {
+        let clock = Clock::SqlDateTime;
+        let field = 7u64 << 32 | T300_PER_DAY;
+        let units = clock.units_from_field(field).unwrap();
+        assert_eq!(clock.unix_us(units), SQL_EPOCH_UNIX_US + 8 * US_PER_DAY);
+        assert!(clock.units_from_field(7u64 << 32 | (T300_PER_DAY + 1)).is_err());
+    }
+
+    #[test]
+    fn counter_takes_the_twelve_free_bits_after_the_time() {
+        let slots = |f: Format| f.counter_slots().collect::<Vec<_>>();
+        assert_eq!(slots(Format::PostgreSql), vec![(6, 0x0F, 0), (7, 0xFF, 0)]);
+        assert_eq!(slots(Format::SqlServer), vec![(8, 0x3F, 0), (9, 0xFC, 2)]);
+        assert_eq!(slots(Format::Binary), vec![(7, 0xFF, 0), (6, 0x0F, 0)]);
+        assert!(slots(Format::Ticks).is_empty());
+    }
+
+    #[test]
+    fn ticks_layout_matches_seed_001() {
+        // Seed 001 writes ticks most significant first at .NET bytes 10..15 then 8, 9 (.NET bytes
+        // 8..15 are string bytes 8..15) and 0xC in the high nibble of .NET byte 6 = string byte 7.
+        let ticks: u64 = 0x0102_0304_0506_0708;
+        let mut id = [0u8; 16];
+        Format::Ticks.write_units(&mut id, ticks);
+        assert_eq!(&id[10..16], &[1, 2, 3, 4, 5, 6]);
+        assert_eq!(&id[8..10], &[7, 8]);
+        let stamped = stamp([0; 16], 0, Format::Ticks).unwrap();
+        assert!(is_ticks_comb(&stamped));
+        assert_eq!(stamped[7], 0xC0);
+    }
+
+    proptest! {
+        #[test]
+        fn decode_of_encode_floors_to_the_clock_unit(format in any_format(), seed in any::<[u8; 16]>(), frac in 0.0f64..1.0) {
+            let (start, end) = format.clock().range();
+            let t = start + ((end - start - 1) as f64 * frac) as i64;
+            let id = stamp(seed, t, format).unwrap();
+            let decoded = timestamp(&id, format).unwrap();
+            prop_assert!(decoded <= t);
+            // Same unit, and the first microsecond of it.
+            prop_assert_eq!(format.clock().units(decoded).unwrap(), format.clock().units(t).unwrap());
+            if decoded > start {
+                prop_assert!(format.clock().units(decoded - 1).unwrap() < format.clock().units(t).unwrap());
+            }
+        }
+
+        #[test]
+        fn encode_of_decode_is_the_identity_on_valid_values(format in any_format(), seed in any::<[u8; 16]>(), unit_frac in 0.0f64..1.0) {
+            // A valid value: any bytes, with a canonical time field. timestamptz holds whole
+            // microseconds, so a ticks value round-trips only when its ticks are whole µs.
+            let mut units = (format.clock().max_units() as f64 * unit_frac) as u64;
+            if format == Format::Ticks { units -= units % 10; }
+            let mut id = if format == Format::Ticks { format.random_base(seed) } else { seed };
+            format.write_units(&mut id, units);
+            let t = timestamp(&id, format).unwrap();
+            prop_assert_eq!(stamp(id, t, format).unwrap(), id);
+        }
+
+        #[test]
+        fn floor_bounds_exactly_the_values_at_or_after_its_time(format in any_format(), seed in any::<[u8; 16]>(), frac in 0.0f64..1.0, delta in -5_000i64..5_000) {
+            let (start, end) = format.clock().range();
+            let t = start + ((end - start - 1) as f64 * frac) as i64;
+            let Ok(bound) = floor(t, format) else { return Ok(()); };
+            let id = stamp(format.random_base(seed), (t + delta).clamp(start, end - 1), format).unwrap();
+            let ts = timestamp(&id, format).unwrap();
+            prop_assert_eq!(format.order().cmp(&id, &bound).is_ge(), ts >= t);
+        }
+
+        #[test]
+        fn generator_strictly_increases_in_the_format_order(format in any_format(), steps in prop::collection::vec((-3_000i64..3_000, any::<[u8; 16]>()), 1..300)) {
+            let mut generator = Generator::new(format);
+            let mut now = 1_700_000_000_000_000i64;
+            let mut previous: Option<[u8; 16]> = None;
+            for (step, random) in steps {
+                // Mostly forward, sometimes backwards, often within one unit.
+                now += step / 3;
+                let id = generator.next(now, random).unwrap();
+                if let Some(p) = previous {
+                    prop_assert_eq!(format.order().cmp(&p, &id), std::cmp::Ordering::Less);
+                }
+                // Fixed bits survive the counter.
+                match format {
+                    Format::Ticks => prop_assert!(is_ticks_comb(&id)),
+                    _ => { prop_assert_eq!(id[6] >> 4, 4); prop_assert_eq!(id[8] >> 6, 2); }
+                }
+                previous = Some(id);
+            }
+        }
+    }
+
+    #[test]
+    fn generator_borrows_the_next_unit_when_the_counter_runs_out() {
+        for format in Format::ALL {
+            let mut generator = Generator::new(format);
+            let t = 1_700_000_000_000_000i64;
+            let first_units = format.clock().units(t).unwrap();
+            let mut last = [0u8; 16];
+            for i in 0..5_000u32 {
+                let random = [(i % 251) as u8; 16];
+                let id = generator.next(t, random).unwrap();
+                assert_eq!(format.order().cmp(&last, &id), std::cmp::Ordering::Less, "{format:?} at {i}");
+                last = id;
+            }
+            let last_units = format.read_units(&last).unwrap();
+            assert!(last_units > first_units, "{format:?} never borrowed");
+            // At most 4096 values per unit, and at least 2048 (the counter starts in its lower half).
+            if format != Format::Ticks {
+                assert!(last_units - first_units <= 3, "{format:?} borrowed too far");
+            }
+        }
+    }
+
+    #[test]
+    fn generator_rejects_times_outside_the_clock() {
+        let mut generator = Generator::new(Format::Legacy);
+        assert!(matches!(
+            generator.next(Clock::SqlDateTime.range().1, [0; 16]),
+            Err(CombError::TimeOutOfRange { clock: Clock::SqlDateTime, .. })
+        ));
+        let mut generator = Generator::new(Format::PostgreSql);
+        assert!(generator.next(-1, [0; 16]).is_err());
+    }
+}

@@ -1,0 +1,48 @@
+//! Time bases. PostgreSQL counts `timestamptz` in microseconds from 2000-01-01 UTC; every clock in
+//! this crate counts from the Unix epoch, so conversion happens once, at the SQL boundary.
+
+/// 2000-01-01 00:00:00 UTC in unix µs.
+pub const PG_EPOCH_UNIX_US: i64 = 946_684_800_000_000;
+pub const US_PER_MS: i64 = 1_000;
+pub const US_PER_DAY: i64 = 86_400_000_000;
+
+/// Unix µs from a finite PostgreSQL `timestamptz`; `None` for ±infinity (stored as i64::MIN/MAX).
+pub fn unix_us_from_pg(pg_us: i64) -> Option<i64> {
+    if pg_us == i64::MIN || pg_us == i64::MAX {
+        return None;
+    }
+    pg_us.checked_add(PG_EPOCH_UNIX_US)
+}
+
+/// PostgreSQL `timestamptz` µs from unix µs. Every clock in this crate decodes to years 1..10000,
+/// far inside PostgreSQL's range, so this cannot overflow for decoded values.
+pub fn pg_from_unix_us(unix_us: i64) -> i64 {
+    unix_us - PG_EPOCH_UNIX_US
+}
+
+/// The wall clock (not the transaction start), in unix µs.
+pub fn wall_clock_unix_us() -> i64 {
+    match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => d.as_micros() as i64,
+        // A clock set before 1970: report it as such so range checks reject it.
+        Err(e) => -(e.duration().as_micros() as i64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pg_epoch_round_trip() {
+        assert_eq!(unix_us_from_pg(0), Some(PG_EPOCH_UNIX_US));
+        assert_eq!(pg_from_unix_us(PG_EPOCH_UNIX_US), 0);
+        assert_eq!(unix_us_from_pg(i64::MAX), None);
+        assert_eq!(unix_us_from_pg(i64::MIN), None);
+    }
+
+    #[test]
+    fn wall_clock_is_after_2020() {
+        assert!(wall_clock_unix_us() > 1_577_836_800_000_000);
+    }
+}

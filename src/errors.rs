@@ -1,0 +1,21 @@
+//! Error reports shared by every SQL-facing module: one SQLSTATE per kind of bad input, and a
+//! message that names the value and the valid range.
+
+use pgrx::pg_sys::errcodes::PgSqlErrorCode;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::PgLogLevel;
+
+/// Raise an ERROR; never returns.
+pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
+    let mut report = ErrorReport::new(code, message, "comb_ext");
+    if let Some(hint) = hint {
+        report = report.set_hint(hint);
+    }
+    report.report(PgLogLevel::ERROR);
+    unreachable!("an ERROR report does not return")
+}
+
+/// 22008: a time outside what the format can hold.
+pub fn datetime_out_of_range(message: String) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, message, None)
+}

@@ -1,0 +1,22 @@
+//! comb_ext: time-ordered identifiers generated and decoded inside PostgreSQL.
+//! Layouts live in `core` (pure Rust); each family has one thin SQL-facing module.
+
+pgrx::pg_module_magic!(name, version);
+
+pub mod core;
+
+mod comb;
+mod errors;
+
+pgrx::extension_sql_file!("../sql/comments.sql", name = "comments", finalize);
+
+/// Required by `cargo pgrx test`.
+#[cfg(test)]
+pub mod pg_test {
+    pub fn setup(_options: Vec<&str>) {}
+
+    #[must_use]
+    pub fn postgresql_conf_options() -> Vec<&'static str> {
+        vec![]
+    }
+}

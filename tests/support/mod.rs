@@ -1,0 +1,42 @@
+//! Shared by the core conformance tests (`tests/*.rs`) and the in-server ones (`tests/pg/`): where
+//! the vectors are and how their names map to ours.
+
+use serde_json::Value;
+
+/// `../shared/vectors` beside the repository, or `$COMB_EXT_VECTORS`. A missing file fails the
+/// test: conformance is never skipped.
+#[allow(dead_code)]
+pub fn load(relative: &str) -> Value {
+    let dir = std::env::var("COMB_EXT_VECTORS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors").to_string());
+    let path = format!("{dir}/{relative}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON: {e}"))
+}
+
+/// RT.Comb vector combos -> `comb_format` labels (vectors/README.md).
+#[allow(dead_code)]
+pub fn rtcomb_format(combo: &str) -> &'static str {
+    match combo {
+        "pg_unix" => "postgresql",
+        "sql_unix" => "sqlserver",
+        "sql_sqldt" => "legacy",
+        "bin_unix" => "binary",
+        "pg_sqldt" => "postgresql_sqldatetime",
+        "bin_sqldt" => "binary_sqldatetime",
+        other => panic!("unknown combo {other}"),
+    }
+}
+
+/// RT.Comb's floating-point artefacts, where our exact integer rule departs by one unit.
+#[allow(dead_code)]
+pub fn is_documented_departure(entry: &Value) -> bool {
+    entry["tags"].as_array().is_some_and(|tags| {
+        tags.iter().any(|t| t == "ms_not_floor" || t == "day_rollover_quirk")
+    })
+}
+
+#[allow(dead_code)]
+pub fn uuid_bytes(text: &str) -> [u8; 16] {
+    uuid::Uuid::parse_str(text).unwrap_or_else(|e| panic!("bad uuid {text}: {e}")).into_bytes()
+}
