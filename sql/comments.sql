@@ -7,6 +7,8 @@ COMMENT ON FUNCTION comb_uuid() IS
   'New COMB uuid (postgresql format) from the wall clock; values made by one session strictly increase';
 COMMENT ON FUNCTION comb_uuid(comb_format) IS
   'New COMB uuid in the given format from the wall clock; values made by one session strictly increase in the format''s own order';
+COMMENT ON FUNCTION comb_uuid(text) IS
+  'New COMB uuid in the format named by the text (lets comb_uuid(''sqlserver'') resolve without a cast)';
 COMMENT ON FUNCTION comb_uuid(timestamptz, comb_format) IS
   'New COMB uuid carrying the given time: random bytes stamped with it (RT.Comb Create(DateTime))';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, comb_format) IS

@@ -90,18 +90,28 @@ fn unix_us(function: &str, ts: TimestampWithTimeZone, format: Format) -> i64 {
     }
 }
 
+/// A unix µs time as PostgreSQL shows a `timestamptz` in this session.
+fn shown(unix_us: i64) -> String {
+    TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
+        .map(|ts| ts.to_string())
+        .unwrap_or_else(|_| format!("{unix_us} µs since 1970"))
+}
+
 fn report(function: &str, format: Format, error: CombError) -> ! {
     match error {
-        CombError::TimeOutOfRange { clock, unix_us } => {
-            let shown = TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
-                .map(|ts| ts.to_string())
-                .unwrap_or_else(|_| format!("{unix_us} µs since 1970"));
-            errors::datetime_out_of_range(format!(
-                "{function}: timestamp {shown} is out of range for comb_format {}: valid range is {}",
-                format.name(),
-                clock.range_text()
-            ))
-        }
+        CombError::TimeOutOfRange { clock, unix_us } => errors::datetime_out_of_range(format!(
+            "{function}: timestamp {} is out of range for comb_format {}: valid range is {}",
+            shown(unix_us),
+            format.name(),
+            clock.range_text()
+        )),
+        CombError::AfterLastUnit { clock, unix_us } => errors::datetime_out_of_range(format!(
+            "{function}: no comb_format {} value has a time at or after {}: valid range is {} to {}",
+            format.name(),
+            shown(unix_us),
+            shown(clock.range().0),
+            shown(clock.unix_us(clock.max_units()))
+        )),
         CombError::InvalidField { .. } => unreachable!("only decoding reads fields"),
     }
 }
@@ -112,7 +122,7 @@ fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> !
             "{function}: uuid {id} does not hold a valid {} COMB: {error}",
             format.name()
         )),
-        CombError::TimeOutOfRange { .. } => report(function, format, error),
+        _ => report(function, format, error),
     }
 }
 
@@ -126,6 +136,24 @@ fn comb_uuid_default() -> Uuid {
 #[pg_extern(volatile, parallel_restricted, name = "comb_uuid")]
 fn comb_uuid_format(format: comb_format) -> Uuid {
     generate(format.into())
+}
+
+/// `comb_uuid('sqlserver')`: PostgreSQL cannot choose between `comb_format` and `timestamptz` for
+/// an untyped literal, but it prefers a `text` candidate, so this overload takes the literal and
+/// reads it as a format name.
+#[pg_extern(volatile, parallel_restricted, name = "comb_uuid")]
+fn comb_uuid_named(format: &str) -> Uuid {
+    match Format::from_name(format) {
+        Some(format) => generate(format),
+        None => errors::raise(
+            pgrx::PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            format!(
+                "comb_uuid: \"{format}\" is not a comb_format: valid values are {}",
+                Format::ALL.map(Format::name).join(", ")
+            ),
+            Some("To stamp a given time, pass a timestamptz: comb_uuid('2024-01-01 12:00+00'::timestamptz)."),
+        ),
+    }
 }
 
 /// A new COMB for a given time: random bytes stamped with `ts` (RT.Comb `Create(DateTime)`).

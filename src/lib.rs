@@ -10,6 +10,13 @@ mod errors;
 
 pgrx::extension_sql_file!("../sql/comments.sql", name = "comments", finalize);
 
+/// In-server tests live beside the other tests, in tests/pg/.
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    include!("../tests/pg/mod.rs");
+}
+
 /// Required by `cargo pgrx test`.
 #[cfg(test)]
 pub mod pg_test {

@@ -48,6 +48,9 @@ pub enum Format {
 pub enum CombError {
     /// The time cannot be written in the clock's field.
     TimeOutOfRange { clock: Clock, unix_us: i64 },
+    /// No value of the clock has a time at or after `unix_us` (it is inside the range, but after the
+    /// start of the clock's last unit).
+    AfterLastUnit { clock: Clock, unix_us: i64 },
     /// The field read from a GUID is not a time the clock defines.
     InvalidField { clock: Clock, field: u64 },
 }
@@ -328,7 +331,7 @@ pub fn floor(unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
     if clock.unix_us(units) < unix_us {
         units += 1;
         if units > clock.max_units() {
-            return Err(CombError::TimeOutOfRange { clock, unix_us });
+            return Err(CombError::AfterLastUnit { clock, unix_us });
         }
     }
     let mut id = [0u8; 16];
@@ -394,6 +397,12 @@ impl fmt::Display for CombError {
                 "time {unix_us} µs since 1970 is outside the {} clock's range, {}",
                 clock.name(),
                 clock.range_text()
+            ),
+            CombError::AfterLastUnit { clock, unix_us } => write!(
+                f,
+                "time {unix_us} µs since 1970 is after the start of the {} clock's last unit, {} µs",
+                clock.name(),
+                clock.unix_us(clock.max_units())
             ),
             CombError::InvalidField { clock, field } => match clock {
                 Clock::Unix => write!(

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Command one: install what is missing, build and install comb_ext into the local PostgreSQL 15,
+# start a throwaway cluster of its own, create the extension and show it working.
+# Safe to run again: it reuses the cluster and rebuilds the demo table.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+DEMO_DIR=${COMB_EXT_DEMO_DIR:-/tmp/comb_ext_demo}
+DEMO_PORT=${COMB_EXT_DEMO_PORT:-54329}
+
+bash "$REPO/scripts/setup.sh"
+
+say "building and installing comb_ext (release) into $($PG_CONFIG --pkglibdir)"
+(cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG")
+
+say "starting a throwaway cluster in $DEMO_DIR (Unix socket only, port $DEMO_PORT)"
+cluster_start "$DEMO_DIR" "$DEMO_PORT"
+
+say "demo"
+cluster_psql "$DEMO_DIR" "$DEMO_PORT" -d postgres -e <<'SQL'
+DROP TABLE IF EXISTS orders;
+DROP EXTENSION IF EXISTS comb_ext;
+CREATE EXTENSION comb_ext;
+CREATE TABLE orders (
+    id      uuid PRIMARY KEY DEFAULT comb_uuid(),
+    item    text NOT NULL
+);
+INSERT INTO orders (item) VALUES ('tea');
+SELECT pg_sleep(0.01);
+INSERT INTO orders (item) VALUES ('coffee'), ('cake');
+SELECT id, item, comb_timestamp(id) AS inserted_at FROM orders ORDER BY id;
+SELECT comb_uuid('sqlserver') AS sqlserver_comb,
+       comb_timestamp(comb_uuid('legacy'), 'legacy') AS legacy_time;
+SQL
+
+cat <<MSG
+
+comb_ext is installed and the demo cluster is running.
+  connect:  psql -h $DEMO_DIR -p $DEMO_PORT -U postgres
+  stop:     sudo -u postgres $PGBIN/pg_ctl -D $DEMO_DIR -m fast stop
+  remove:   rm -rf $DEMO_DIR   (after stopping)
+MSG

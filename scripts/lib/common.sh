@@ -1,0 +1,49 @@
+# Shared by the scripts: where PostgreSQL 15 lives, and a throwaway cluster run as the postgres OS
+# user on a Unix socket of its own (listen_addresses is empty: nothing listens on TCP).
+# shellcheck shell=bash
+
+PG_CONFIG=${PG_CONFIG:-/usr/bin/pg_config}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+say() { printf '\n==> %s\n' "$*"; }
+
+# Run a command as the postgres OS user (initdb and postgres refuse root).
+as_postgres() { sudo -u postgres -H -- "$@"; }
+
+# cluster_start DIR PORT [postgresql.conf lines...]: create DIR if needed, start it if it is not
+# running. The socket lives in DIR itself.
+cluster_start() {
+    local dir=$1 port=$2
+    shift 2
+    if [ ! -f "$dir/PG_VERSION" ]; then
+        mkdir -p "$dir"
+        chown postgres:postgres "$dir"
+        chmod 0700 "$dir"
+        as_postgres "$PGBIN/initdb" -D "$dir" --auth=trust --username=postgres --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+        {
+            echo "port = $port"
+            echo "listen_addresses = ''"
+            echo "unix_socket_directories = '$dir'"
+            echo "unix_socket_permissions = 0770"
+            for line in "$@"; do echo "$line"; done
+        } >>"$dir/postgresql.conf"
+    fi
+    if ! as_postgres "$PGBIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+        as_postgres "$PGBIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
+    fi
+}
+
+cluster_stop() {
+    local dir=$1
+    if [ -f "$dir/PG_VERSION" ] && as_postgres "$PGBIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+        as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
+    fi
+}
+
+# cluster_psql DIR PORT [psql args...]
+cluster_psql() {
+    local dir=$1 port=$2
+    shift 2
+    "$PGBIN/psql" -X -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres "$@"
+}

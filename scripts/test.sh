@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Command two: every test. Rust unit and property tests of src/core, the conformance tests on
+# ../shared/vectors (core-level and in-server), the #[pg_test]s, then the pg_regress suite in
+# tests/regress against a throwaway cluster running the extension exactly as users install it.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+WORK=${COMB_EXT_TEST_DIR:-/tmp/comb_ext_test}
+PORT=${COMB_EXT_TEST_PORT:-54330}
+CLUSTER="$WORK/cluster"
+RESULTS="$REPO/target/regress"
+
+bash "$REPO/scripts/setup.sh"
+cd "$REPO"
+
+# initdb refuses root: the pgrx test cluster runs as postgres, in a directory it owns.
+mkdir -p "$WORK"
+chown postgres:postgres "$WORK"
+cluster_stop "$CLUSTER"
+rm -rf "$CLUSTER"
+trap 'cluster_stop "$CLUSTER"' EXIT
+
+say "cargo pgrx test: core unit/property tests, conformance, #[pg_test]s"
+cargo pgrx test pg15 --runas postgres --pgdata "$WORK/pgrx-data"
+
+say "installing the extension as users get it (no test schema)"
+cargo pgrx install --pg-config "$PG_CONFIG" >/dev/null
+
+say "pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
+cluster_start "$CLUSTER" "$PORT"
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+status=0
+"$($PG_CONFIG --pgxs | xargs dirname)/../test/regress/pg_regress" \
+    --host="$CLUSTER" --port="$PORT" --user=postgres --dbname=comb_ext_regress \
+    --inputdir="$REPO/tests/regress" --outputdir="$RESULTS" \
+    --schedule="$REPO/tests/regress/schedule" || status=$?
+if [ $status -ne 0 ] && [ -f "$RESULTS/regression.diffs" ]; then
+    cat "$RESULTS/regression.diffs"
+fi
+exit $status
