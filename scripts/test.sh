@@ -27,7 +27,8 @@ say "installing the extension as users get it (no test schema)"
 cargo pgrx install --pg-config "$PG_CONFIG" >/dev/null
 
 say "pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
-cluster_start "$CLUSTER" "$PORT"
+# Preloaded, so the suite also shows the library is safe to load before the postmaster forks.
+cluster_start "$CLUSTER" "$PORT" "shared_preload_libraries = 'comb_ext'"
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 status=0
