@@ -19,3 +19,26 @@ COMMENT ON FUNCTION comb_floor(timestamptz, comb_format) IS
   'Smallest uuid, in the format''s order, whose comb_timestamp is at or after the time: a range-scan bound';
 COMMENT ON FUNCTION comb_is_ticks(uuid) IS
   'Seed 001''s IsComb check: true when the high nibble of string byte 7 (.NET byte 6) is 0xC';
+COMMENT ON FUNCTION comb_range_bound(timestamptz, comb_format) IS
+  'comb_floor for range scans: times the format cannot hold map to the lowest or highest uuid, so open-ended ranges work';
+COMMENT ON FUNCTION comb_in_range(uuid, timestamptz, timestamptz, comb_format) IS
+  'True when the COMB''s time lies in [lower, upper); an index on the id (uuid_ops for postgresql formats, uuid_sqlserver_ops for sqlserver, legacy, ticks) serves it as a range scan';
+COMMENT ON FUNCTION comb_in_range_support(internal) IS
+  'Planner support for comb_in_range: supplies the index range conditions';
+
+COMMENT ON FUNCTION uuid_sqlserver_cmp(uuid, uuid) IS
+  'Compares uuids as SQL Server compares uniqueidentifier (bytes 10-15, 8-9, 7-6, 5-4, 3-0): -1, 0 or 1';
+COMMENT ON FUNCTION uuid_sqlserver_lt(uuid, uuid) IS 'Implements #<#: less than in SQL Server order';
+COMMENT ON FUNCTION uuid_sqlserver_le(uuid, uuid) IS 'Implements #<=#: less than or equal in SQL Server order';
+COMMENT ON FUNCTION uuid_sqlserver_ge(uuid, uuid) IS 'Implements #>=#: greater than or equal in SQL Server order';
+COMMENT ON FUNCTION uuid_sqlserver_gt(uuid, uuid) IS 'Implements #>#: greater than in SQL Server order';
+COMMENT ON FUNCTION uuid_sqlserver_sortsupport(internal) IS
+  'Sort support for uuid_sqlserver_ops, with abbreviated keys';
+COMMENT ON OPERATOR #<# (uuid, uuid) IS 'less than in SQL Server uniqueidentifier order';
+COMMENT ON OPERATOR #<=# (uuid, uuid) IS 'less than or equal in SQL Server uniqueidentifier order';
+COMMENT ON OPERATOR #>=# (uuid, uuid) IS 'greater than or equal in SQL Server uniqueidentifier order';
+COMMENT ON OPERATOR #># (uuid, uuid) IS 'greater than in SQL Server uniqueidentifier order';
+COMMENT ON OPERATOR CLASS uuid_sqlserver_ops USING btree IS
+  'SQL Server uniqueidentifier order for uuid (non-default): CREATE INDEX ... (id uuid_sqlserver_ops)';
+COMMENT ON OPERATOR FAMILY uuid_sqlserver_ops USING btree IS
+  'SQL Server uniqueidentifier order for uuid';

@@ -5,7 +5,7 @@ use crate::core::random::ProcessRng;
 use crate::core::time;
 use crate::errors;
 use pgrx::prelude::*;
-use pgrx::Uuid;
+use pgrx::{Internal, Uuid};
 use std::cell::RefCell;
 
 /// The `comb_format` enum; labels are the SQL names, hence the lower-case variants.
@@ -206,4 +206,51 @@ fn comb_floor(ts: TimestampWithTimeZone, format: default!(comb_format, "'postgre
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_is_ticks(id: Uuid) -> bool {
     layout::is_ticks_comb(&id)
+}
+
+/// A time bound of a range scan, open where `ts` is ±infinity.
+fn bound(ts: TimestampWithTimeZone) -> layout::Bound {
+    match time::unix_us_from_pg(ts.into_inner()) {
+        Some(us) => layout::Bound::At(us),
+        None if ts.is_neg_infinity() => layout::Bound::BeforeAll,
+        None => layout::Bound::AfterAll,
+    }
+}
+
+/// `comb_floor`, except that times the format cannot hold map past the matching end of its order
+/// (all-zero or all-one bytes), so that open-ended ranges (`'infinity'`, a lower bound before
+/// 1970) work. The index conditions of `comb_in_range` call it.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_range_bound(ts: TimestampWithTimeZone, format: comb_format) -> Uuid {
+    Uuid::from_bytes(layout::range_bound(bound(ts), format.into()))
+}
+
+/// True when the time embedded in `id` lies in [lower, upper). The planner support function
+/// turns it into an index range scan on an index on `id` alone.
+#[pg_extern(immutable, strict, parallel_safe, support = comb_in_range_support)]
+fn comb_in_range(
+    id: Uuid,
+    lower: TimestampWithTimeZone,
+    upper: TimestampWithTimeZone,
+    format: default!(comb_format, "'postgresql'"),
+) -> bool {
+    let format = Format::from(format);
+    layout::in_range(
+        &id,
+        &layout::range_bound(bound(lower), format),
+        &layout::range_bound(bound(upper), format),
+        format,
+    )
+}
+
+/// Planner support for `comb_in_range`: answers `SupportRequestIndexCondition` for an index on
+/// the `id` argument whose operator family sorts in the format's order, with the exact (not
+/// lossy) conditions `id >= comb_range_bound(lower, f) AND id < comb_range_bound(upper, f)`.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_in_range_support(request: Internal) -> Internal {
+    // SAFETY: PostgreSQL calls a support function with a valid request node; every pointer read
+    // below comes from it or from catalog look-ups that return valid objects or InvalidOid.
+    // Declining is a NULL pointer, not an SQL NULL (which PostgreSQL would reject).
+    let conditions = unsafe { crate::planner::in_range_index_condition(request) };
+    Internal::from(Some(pg_sys::Datum::from(conditions.unwrap_or(std::ptr::null_mut()))))
 }

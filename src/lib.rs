@@ -7,7 +7,21 @@ pub mod core;
 
 mod comb;
 mod errors;
+mod planner;
+mod sqlserver_order;
 
+pgrx::extension_sql_file!(
+    "../sql/sqlserver_order.sql",
+    name = "sqlserver_order",
+    requires = [
+        sqlserver_order::uuid_sqlserver_cmp,
+        sqlserver_order::uuid_sqlserver_lt,
+        sqlserver_order::uuid_sqlserver_le,
+        sqlserver_order::uuid_sqlserver_ge,
+        sqlserver_order::uuid_sqlserver_gt,
+        sqlserver_order::uuid_sqlserver_sortsupport,
+    ]
+);
 pgrx::extension_sql_file!("../sql/comments.sql", name = "comments", finalize);
 
 /// In-server tests live beside the other tests, in tests/pg/.

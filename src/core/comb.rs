@@ -339,6 +339,36 @@ pub fn floor(unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
     Ok(id)
 }
 
+/// A time bound of a range scan: finite and within the clock, or open on either side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    BeforeAll,
+    At(i64),
+    AfterAll,
+}
+
+/// `floor`, with times the format cannot hold mapped past the matching end of its order (all
+/// zero bytes, all one bytes), so that `[range_bound(t1), range_bound(t2))` selects the values
+/// made in [t1, t2) whatever t1 and t2 are.
+pub fn range_bound(bound: Bound, format: Format) -> [u8; 16] {
+    match bound {
+        Bound::BeforeAll => [0; 16],
+        Bound::AfterAll => [0xFF; 16],
+        Bound::At(unix_us) => match floor(unix_us, format) {
+            Ok(id) => id,
+            Err(_) if unix_us < format.clock().range().0 => [0; 16],
+            Err(_) => [0xFF; 16],
+        },
+    }
+}
+
+/// Whether `id` lies in [lower, upper) in the format's order: for a valid COMB, whether its time
+/// lies in the range the bounds were made from.
+pub fn in_range(id: &[u8; 16], lower: &[u8; 16], upper: &[u8; 16], format: Format) -> bool {
+    let order = format.order();
+    order.cmp(id, lower).is_ge() && order.cmp(id, upper).is_lt()
+}
+
 /// Seed 001's `IsComb`: the high nibble of .NET byte 6 (string byte 7) is 0xC.
 pub fn is_ticks_comb(id: &[u8; 16]) -> bool {
     id[7] & 0xC0 == 0xC0
@@ -546,6 +576,37 @@ mod tests {
                 }
                 previous = Some(id);
             }
+        }
+    }
+
+    #[test]
+    fn range_bounds_open_at_either_end_of_the_clock() {
+        for format in Format::ALL {
+            let (start, end) = format.clock().range();
+            assert_eq!(range_bound(Bound::At(start - 1), format), [0; 16]);
+            assert_eq!(range_bound(Bound::At(end), format), [0xFF; 16]);
+            assert_eq!(range_bound(Bound::At(start), format), floor(start, format).unwrap());
+            let inside = stamp([0x5A; 16], start + 1_000_000, format).unwrap();
+            let lower = range_bound(Bound::BeforeAll, format);
+            let upper = range_bound(Bound::AfterAll, format);
+            assert!(in_range(&inside, &lower, &upper, format));
+            assert!(!in_range(&inside, &upper, &upper, format));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn in_range_is_the_decoded_time_in_the_half_open_range(format in any_format(), seed in any::<[u8; 16]>(), fracs in (0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0), widths in (0i64..10_000, 0i64..10_000)) {
+            let (start, end) = format.clock().range();
+            let pick = |f: f64| start + ((end - start - 1) as f64 * f) as i64;
+            let t = pick(fracs.0);
+            let id = stamp(seed, t, format).unwrap();
+            let time = timestamp(&id, format).unwrap();
+            // Bounds near the value (exercising unit edges) or anywhere.
+            let lower = if fracs.1 < 0.5 { t - widths.0 } else { pick(fracs.1) };
+            let upper = if fracs.2 < 0.5 { t + widths.1 - 5_000 } else { pick(fracs.2) };
+            let inside = in_range(&id, &range_bound(Bound::At(lower), format), &range_bound(Bound::At(upper), format), format);
+            prop_assert_eq!(inside, lower <= time && time < upper);
         }
     }
 

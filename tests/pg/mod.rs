@@ -3,3 +3,4 @@
 use pgrx::prelude::*;
 
 include!("comb.rs");
+include!("sqlserver_order.rs");

@@ -1,0 +1,29 @@
+-- SQL Server uniqueidentifier order for uuid: operators and a non-default btree operator class.
+-- The operators carry a '#' so they cannot be mistaken for uuid's own < <= >= >; equality is
+-- uuid's own =, the same in every order, which also lets merge joins use the class.
+
+CREATE OPERATOR #<# (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_sqlserver_lt,
+    COMMUTATOR = #>#, NEGATOR = #>=#, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR #<=# (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_sqlserver_le,
+    COMMUTATOR = #>=#, NEGATOR = #>#, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR #>=# (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_sqlserver_ge,
+    COMMUTATOR = #<=#, NEGATOR = #<#, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR #># (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_sqlserver_gt,
+    COMMUTATOR = #<#, NEGATOR = #<=#, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
+CREATE OPERATOR CLASS uuid_sqlserver_ops FOR TYPE uuid USING btree AS
+    OPERATOR 1 #<#,
+    OPERATOR 2 #<=#,
+    OPERATOR 3 = (uuid, uuid),
+    OPERATOR 4 #>=#,
+    OPERATOR 5 #>#,
+    FUNCTION 1 uuid_sqlserver_cmp(uuid, uuid),
+    FUNCTION 2 uuid_sqlserver_sortsupport(internal);

@@ -1,0 +1,100 @@
+//! SQL Server `uniqueidentifier` order for `uuid`: the comparison functions behind the btree
+//! operator class `uuid_sqlserver_ops` (sql/sqlserver_order.sql), and its sort support.
+
+use crate::core::order::Order;
+use pgrx::prelude::*;
+use pgrx::{pg_sys, Internal, Uuid};
+use std::cmp::Ordering;
+use std::ffi::c_int;
+
+fn cmp(a: &Uuid, b: &Uuid) -> Ordering {
+    Order::SqlServer.cmp(a, b)
+}
+
+/// Btree support function 1: -1, 0 or 1 as `a` sorts before, with or after `b` in SQL Server.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_cmp(a: Uuid, b: Uuid) -> i32 {
+    cmp(&a, &b) as i32
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_lt(a: Uuid, b: Uuid) -> bool {
+    cmp(&a, &b).is_lt()
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_le(a: Uuid, b: Uuid) -> bool {
+    cmp(&a, &b).is_le()
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_ge(a: Uuid, b: Uuid) -> bool {
+    cmp(&a, &b).is_ge()
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_gt(a: Uuid, b: Uuid) -> bool {
+    cmp(&a, &b).is_gt()
+}
+
+/// The 16 bytes a `uuid` Datum points to.
+///
+/// SAFETY: `datum` must be a non-null `uuid` Datum (pass-by-reference, 16 bytes, never toasted).
+/// Sorts hand comparators only such Datums: nulls are sorted apart by the caller.
+#[inline(always)]
+unsafe fn uuid_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8; 16] {
+    &*(datum.cast_mut_ptr::<u8>() as *const [u8; 16])
+}
+
+/// Full comparator. It only reads bytes, so nothing here can raise an error or panic.
+unsafe extern "C-unwind" fn sqlserver_fastcmp(
+    a: pg_sys::Datum,
+    b: pg_sys::Datum,
+    _ssup: pg_sys::SortSupport,
+) -> c_int {
+    Order::SqlServer.cmp(uuid_bytes(a), uuid_bytes(b)) as c_int
+}
+
+unsafe extern "C-unwind" {
+    /// PostgreSQL's own unsigned Datum comparator. Passing this very function (not a wrapper)
+    /// lets tuplesort use its qsort specialised for unsigned abbreviated keys (PostgreSQL 15+).
+    #[link_name = "ssup_datum_unsigned_cmp"]
+    fn postgres_ssup_datum_unsigned_cmp(x: pg_sys::Datum, y: pg_sys::Datum, ssup: pg_sys::SortSupport) -> c_int;
+}
+
+/// Abbreviated key: the eight bytes SQL Server compares first (10-15, 8, 9) as one unsigned
+/// integer, compared by PostgreSQL's own `ssup_datum_unsigned_cmp` (as `uuid.c` does).
+unsafe extern "C-unwind" fn sqlserver_abbrev_convert(
+    original: pg_sys::Datum,
+    _ssup: pg_sys::SortSupport,
+) -> pg_sys::Datum {
+    pg_sys::Datum::from(Order::SqlServer.abbreviated(uuid_bytes(original)) as usize)
+}
+
+/// Abbreviation never aborts: random and COMB uuids alike differ within their first eight bytes
+/// in SQL Server order (time and counter for COMBs, random bits otherwise), so the full
+/// comparator is needed only for true duplicates.
+unsafe extern "C-unwind" fn sqlserver_abbrev_abort(
+    _memtupcount: c_int,
+    _ssup: pg_sys::SortSupport,
+) -> bool {
+    false
+}
+
+/// Btree support function 2: sort support with abbreviated keys.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_sortsupport(ssup: Internal) {
+    // SAFETY: PostgreSQL calls a btree sort support function with a valid SortSupportData.
+    unsafe {
+        let Some(datum) = ssup.unwrap() else { return };
+        let ssup = datum.cast_mut_ptr::<pg_sys::SortSupportData>();
+        (*ssup).comparator = Some(sqlserver_fastcmp);
+        // Abbreviated keys need 8-byte Datums, as on every 64-bit platform.
+        if (*ssup).abbreviate && std::mem::size_of::<pg_sys::Datum>() == 8 {
+            (*ssup).abbrev_full_comparator = Some(sqlserver_fastcmp);
+            (*ssup).abbrev_converter = Some(sqlserver_abbrev_convert);
+            (*ssup).abbrev_abort = Some(sqlserver_abbrev_abort);
+            (*ssup).comparator = Some(postgres_ssup_datum_unsigned_cmp);
+        }
+    }
+}

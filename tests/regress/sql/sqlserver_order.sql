@@ -1,0 +1,55 @@
+--
+-- SQL Server uniqueidentifier order: operators, operator class, sort support.
+--
+SET TimeZone = 'UTC';
+
+-- Byte 10 is the most significant, byte 0 the least.
+SELECT '00000000-0000-0000-0000-010000000000'::uuid #># 'ffffffff-ffff-ffff-ffff-00ffffffffff' AS byte_10_first,
+       '01000000-0000-0000-0000-000000000000'::uuid #<# '00010000-0000-0000-0000-000000000000' AS byte_0_last,
+       uuid_sqlserver_cmp('00000000-0000-0000-0000-000000000001', '00000000-0000-0000-0100-000000000000') AS cmp;
+
+-- Sorting by the class agrees with sorting by the key spelled out in setup.sql, duplicates and
+-- all, for a sort large enough to use abbreviated keys and spill nothing.
+CREATE TABLE sq AS
+SELECT CASE WHEN g % 10 = 0 THEN '00000000-0000-0000-0000-000000000000'::uuid
+            WHEN g % 7 = 0 THEN comb_uuid('sqlserver')
+            ELSE gen_random_uuid() END AS id
+FROM generate_series(1, 100000) g;
+INSERT INTO sq SELECT id FROM sq WHERE random() < 0.01;
+SELECT count(*) = count(*) FILTER (WHERE a.id = b.id) AS same_order
+FROM (SELECT id, row_number() OVER (ORDER BY id USING #<#) AS n FROM sq) a
+JOIN (SELECT id, row_number() OVER (ORDER BY regress_order_key(id, 'sqlserver'), id) AS n FROM sq) b USING (n);
+SELECT bool_and(id #<=# previous) AS descending
+FROM (SELECT id, lag(id) OVER (ORDER BY id USING #>#) AS previous FROM sq) s
+WHERE previous IS NOT NULL;
+
+-- An index in this order serves ORDER BY USING, ranges, min/max and merge joins.
+CREATE INDEX sq_sqlserver ON sq (id uuid_sqlserver_ops);
+ANALYZE sq;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM sq ORDER BY id USING #<# LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT id FROM sq ORDER BY id USING #># LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sq
+WHERE id #>=# '00000000-0000-0000-0000-800000000000' AND id #<# '00000000-0000-0000-0000-c00000000000';
+EXPLAIN (COSTS OFF) SELECT id FROM sq
+WHERE id #># '00000000-0000-0000-0000-000000000000' ORDER BY id USING #<# LIMIT 1;
+SELECT (SELECT id FROM sq ORDER BY id USING #<# OFFSET 20000 LIMIT 1)
+     = (SELECT id FROM sq ORDER BY regress_order_key(id, 'sqlserver') OFFSET 20000 LIMIT 1) AS index_order_is_sqlserver_order;
+SELECT count(*) = (SELECT count(*) FROM sq WHERE regress_order_key(id, 'sqlserver') >= '\x80000000000000000000000000000000'::bytea
+                                              AND regress_order_key(id, 'sqlserver') < '\xc0000000000000000000000000000000'::bytea) AS range_matches
+FROM sq WHERE id #>=# '00000000-0000-0000-0000-800000000000' AND id #<# '00000000-0000-0000-0000-c00000000000';
+
+CREATE TABLE sq2 AS SELECT id FROM sq WHERE random() < 0.5;
+CREATE INDEX sq2_sqlserver ON sq2 (id uuid_sqlserver_ops);
+ANALYZE sq2;
+SET enable_hashjoin = off;
+SET max_parallel_workers_per_gather = 0;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sq JOIN sq2 USING (id);
+SELECT count(*) AS merge_join_rows FROM sq JOIN sq2 USING (id) \gset
+RESET ALL;
+SET enable_mergejoin = off;
+SELECT count(*) = :merge_join_rows AS merge_join_agrees_with_hash_join FROM sq JOIN sq2 USING (id);
+RESET ALL;
+DROP TABLE sq, sq2;
