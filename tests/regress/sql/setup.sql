@@ -12,6 +12,12 @@ EXCEPTION WHEN others THEN
     RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 
+-- Plan lines of a query, for checks that must not depend on which side a join puts first.
+CREATE FUNCTION regress_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || query;
+END $$;
+
 -- Byte orders written out independently of the extension (DESIGN.md): the key's bytea order
 -- is the format's order.
 -- String byte i of a uuid.

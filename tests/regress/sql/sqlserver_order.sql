@@ -10,6 +10,7 @@ SELECT '00000000-0000-0000-0000-010000000000'::uuid #># 'ffffffff-ffff-ffff-ffff
 
 -- Sorting by the class agrees with sorting by the key spelled out in setup.sql, duplicates and
 -- all, for a sort large enough to use abbreviated keys and spill nothing.
+SELECT setseed(0.5);
 CREATE TABLE sq AS
 SELECT CASE WHEN g % 10 = 0 THEN '00000000-0000-0000-0000-000000000000'::uuid
             WHEN g % 7 = 0 THEN comb_uuid('sqlserver')
@@ -46,7 +47,11 @@ ANALYZE sq2;
 SET enable_hashjoin = off;
 SET max_parallel_workers_per_gather = 0;
 SET enable_nestloop = off;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM sq JOIN sq2 USING (id);
+SELECT bool_or(line LIKE '%Merge Join%') AS merge_join,
+       bool_or(line LIKE '%Index Only Scan using sq_sqlserver on sq%')
+       AND bool_or(line LIKE '%Index Only Scan using sq2_sqlserver on sq2%') AS both_indexes,
+       NOT bool_or(line LIKE '%Sort%') AS no_sort
+FROM regress_explain('SELECT count(*) FROM sq JOIN sq2 USING (id)') AS line;
 SELECT count(*) AS merge_join_rows FROM sq JOIN sq2 USING (id) \gset
 RESET ALL;
 SET enable_mergejoin = off;
