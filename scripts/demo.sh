@@ -16,10 +16,10 @@ say "building and installing comb_ext (release) into $($PG_CONFIG --pkglibdir)"
 say "starting a throwaway cluster in $DEMO_DIR (Unix socket only, port $DEMO_PORT)"
 cluster_start "$DEMO_DIR" "$DEMO_PORT"
 
-say "demo"
-cluster_psql "$DEMO_DIR" "$DEMO_PORT" -d postgres -e <<'SQL'
-DROP TABLE IF EXISTS orders;
-DROP EXTENSION IF EXISTS comb_ext;
+say "demo, in a database of its own (comb_ext_demo, made afresh each run)"
+cluster_psql "$DEMO_DIR" "$DEMO_PORT" -d postgres -q \
+    -c "DROP DATABASE IF EXISTS comb_ext_demo WITH (FORCE)" -c "CREATE DATABASE comb_ext_demo"
+cluster_psql "$DEMO_DIR" "$DEMO_PORT" -d comb_ext_demo -e <<'SQL'
 CREATE EXTENSION comb_ext;
 CREATE TABLE orders (
     id      uuid PRIMARY KEY DEFAULT comb_uuid(),
@@ -36,7 +36,7 @@ SQL
 cat <<MSG
 
 comb_ext is installed and the demo cluster is running.
-  connect:  psql -h $DEMO_DIR -p $DEMO_PORT -U postgres
+  connect:  psql -h $DEMO_DIR -p $DEMO_PORT -U postgres comb_ext_demo
   stop:     sudo -u postgres $PGBIN/pg_ctl -D $DEMO_DIR -m fast stop
   remove:   rm -rf $DEMO_DIR   (after stopping)
 MSG
