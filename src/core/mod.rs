@@ -5,4 +5,5 @@
 pub mod comb;
 pub mod order;
 pub mod random;
+pub mod sno;
 pub mod time;

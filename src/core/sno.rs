@@ -1,0 +1,364 @@
+//! sno (muyo/sno v1.2.1): 10 bytes, big-endian. Bits 79..41 count 4 ms units since
+//! 2010-01-01T00:00:00Z (floored), bit 40 is the tick-tock bit, byte 5 the metabyte, bytes 6-7 the
+//! partition and bytes 8-9 the sequence. Byte order is time order.
+//!
+//! Text is sixteen 5-bit groups, most significant first, over `23456789abcdefghijklmnopqrstuvwx`.
+//! That is RFC 4648 base32 bit order with another alphabet, and 80 bits need no padding, so
+//! `data-encoding` does it with a custom specification.
+
+use data_encoding::{Encoding, Specification};
+use std::sync::LazyLock;
+
+pub const LEN: usize = 10;
+pub const TEXT_LEN: usize = 16;
+pub const ALPHABET: &str = "23456789abcdefghijklmnopqrstuvwx";
+/// 2010-01-01 00:00:00 UTC in unix µs.
+pub const EPOCH_UNIX_US: i64 = 1_262_304_000_000_000;
+pub const UNIT_US: i64 = 4_000;
+/// The last 39-bit unit: 2079-09-07T15:47:35.548Z.
+pub const MAX_UNITS: u64 = (1 << 39) - 1;
+/// sno's smallest sequence pool per generator.
+pub const MIN_POOL: u32 = 4;
+
+static BASE32: LazyLock<Encoding> = LazyLock::new(|| {
+    let mut spec = Specification::new();
+    spec.symbols.push_str(ALPHABET);
+    spec.encoding().expect("32 distinct ASCII symbols are a valid base32 specification")
+});
+
+/// The fields of a sno.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parts {
+    /// 4 ms units since 2010-01-01, at most `MAX_UNITS`.
+    pub units: u64,
+    pub tick: bool,
+    pub meta: u8,
+    pub partition: u16,
+    pub sequence: u16,
+}
+
+pub fn encode(parts: &Parts) -> [u8; LEN] {
+    debug_assert!(parts.units <= MAX_UNITS);
+    let block = ((parts.units & MAX_UNITS) << 1) | parts.tick as u64;
+    let mut id = [0u8; LEN];
+    id[..5].copy_from_slice(&block.to_be_bytes()[3..]);
+    id[5] = parts.meta;
+    id[6..8].copy_from_slice(&parts.partition.to_be_bytes());
+    id[8..].copy_from_slice(&parts.sequence.to_be_bytes());
+    id
+}
+
+pub fn decode(id: &[u8; LEN]) -> Parts {
+    let mut block = [0u8; 8];
+    block[3..].copy_from_slice(&id[..5]);
+    let block = u64::from_be_bytes(block);
+    Parts {
+        units: block >> 1,
+        tick: block & 1 == 1,
+        meta: id[5],
+        partition: u16::from_be_bytes([id[6], id[7]]),
+        sequence: u16::from_be_bytes([id[8], id[9]]),
+    }
+}
+
+/// The 16 characters of a sno's text form.
+pub fn to_text(id: &[u8; LEN]) -> [u8; TEXT_LEN] {
+    let mut text = [0u8; TEXT_LEN];
+    BASE32.encode_mut(id, &mut text);
+    text
+}
+
+/// A sno from its text form: exactly 16 characters of the alphabet, nothing else (sno's own
+/// decoder accepts any 16 bytes and decodes foreign characters to garbage).
+pub fn from_text(text: &[u8]) -> Option<[u8; LEN]> {
+    if text.len() != TEXT_LEN {
+        return None;
+    }
+    let mut id = [0u8; LEN];
+    BASE32.decode_mut(text, &mut id).ok()?;
+    Some(id)
+}
+
+/// The unit holding `unix_us`, or `None` outside 2010-01-01 .. the end of the last unit.
+pub fn units(unix_us: i64) -> Option<u64> {
+    if unix_us < EPOCH_UNIX_US {
+        return None;
+    }
+    let units = ((unix_us - EPOCH_UNIX_US) / UNIT_US) as u64;
+    (units <= MAX_UNITS).then_some(units)
+}
+
+/// The first µs of a unit (what a sno's time decodes to: floored to 4 ms).
+pub fn unix_us(units: u64) -> i64 {
+    EPOCH_UNIX_US + (units.min(MAX_UNITS) as i64) * UNIT_US
+}
+
+/// The last µs any sno can hold: the end of the last unit.
+pub fn last_unix_us() -> i64 {
+    unix_us(MAX_UNITS) + UNIT_US - 1
+}
+
+/// The smallest sno whose time is at or after `unix_us`: the all-zero sno for any time before
+/// 2010, `None` after the start of the last unit (no sno is that late).
+pub fn floor(unix_us: i64) -> Option<[u8; LEN]> {
+    let after_epoch = unix_us.saturating_sub(EPOCH_UNIX_US).max(0);
+    let units = (after_epoch as u64).div_ceil(UNIT_US as u64);
+    (units <= MAX_UNITS).then(|| encode(&Parts { units, tick: false, meta: 0, partition: 0, sequence: 0 }))
+}
+
+/// The share of the 16-bit sequence pool a generator may use (sno's sequence sharding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceBounds {
+    min: u16,
+    max: u16,
+}
+
+impl SequenceBounds {
+    pub const FULL: SequenceBounds = SequenceBounds { min: 0, max: u16::MAX };
+
+    /// Bounds holding at least sno's minimum pool of 4, or `None`.
+    pub fn new(min: u16, max: u16) -> Option<SequenceBounds> {
+        (max as u32 >= min as u32 + MIN_POOL - 1).then_some(SequenceBounds { min, max })
+    }
+
+    pub fn min(self) -> u16 {
+        self.min
+    }
+
+    pub fn max(self) -> u16 {
+        self.max
+    }
+}
+
+/// What the generator does for a call at a given unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    Issue { units: u64, tick: bool, sequence: u16 },
+    /// Nothing can be issued before the clock reaches `units`: call again then.
+    WaitUntil { units: u64 },
+}
+
+/// sno's generator state machine, with the clock passed in so tests drive it. Plain integers and
+/// `repr(C)`: one instance lives in shared memory for the whole server.
+///
+/// - Each new unit restarts the sequence at the lower bound; past the upper bound the caller waits
+///   for the next unit.
+/// - On a backwards clock step the tick-tock bit toggles and generation goes on at once, in the
+///   other timeline, which was used only up to `wall_safe`.
+/// - A step back to or before `wall_safe` (a second regression into the same past) waits until the
+///   clock is past `wall_safe`.
+///
+/// `next_sequence` is absolute, not an offset from the lower bound, so callers that disagree
+/// about the bounds (sessions with different settings) still never issue a sequence twice.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Generator {
+    /// The unit of the last issue.
+    wall_hi: u64,
+    /// The highest unit reached before the last regression.
+    wall_safe: u64,
+    next_sequence: u32,
+    /// Regressions so far; the tick-tock bit is the lowest bit.
+    drifts: u32,
+}
+
+impl Generator {
+    pub const fn new() -> Self {
+        Generator { wall_hi: 0, wall_safe: 0, next_sequence: 0, drifts: 0 }
+    }
+
+    pub fn next(&mut self, now: u64, bounds: SequenceBounds) -> Next {
+        if now < self.wall_hi {
+            if now <= self.wall_safe {
+                return Next::WaitUntil { units: self.wall_safe + 1 };
+            }
+            self.wall_safe = self.wall_hi;
+            self.drifts = self.drifts.wrapping_add(1);
+            return self.start_unit(now, bounds);
+        }
+        if now > self.wall_hi {
+            return self.start_unit(now, bounds);
+        }
+        let sequence = self.next_sequence.max(bounds.min as u32);
+        if sequence > bounds.max as u32 {
+            return Next::WaitUntil { units: now + 1 };
+        }
+        self.next_sequence = sequence + 1;
+        Next::Issue { units: now, tick: self.tick(), sequence: sequence as u16 }
+    }
+
+    fn start_unit(&mut self, now: u64, bounds: SequenceBounds) -> Next {
+        self.wall_hi = now;
+        self.next_sequence = bounds.min as u32 + 1;
+        Next::Issue { units: now, tick: self.tick(), sequence: bounds.min }
+    }
+
+    fn tick(&self) -> bool {
+        self.drifts & 1 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    fn issue(generator: &mut Generator, now: u64, bounds: SequenceBounds) -> (u64, bool, u16) {
+        match generator.next(now, bounds) {
+            Next::Issue { units, tick, sequence } => (units, tick, sequence),
+            wait => panic!("expected an issue at {now}, got {wait:?}"),
+        }
+    }
+
+    #[test]
+    fn layout_puts_each_field_in_its_bytes() {
+        let parts = Parts { units: 0x12_3456_789a, tick: true, meta: 0xbc, partition: 0xdef0, sequence: 0x1357 };
+        let id = encode(&parts);
+        assert_eq!(id, [0x24, 0x68, 0xac, 0xf1, 0x35, 0xbc, 0xde, 0xf0, 0x13, 0x57]);
+        assert_eq!(decode(&id), parts);
+    }
+
+    #[test]
+    fn text_round_trips_and_rejects_other_characters() {
+        assert_eq!(&to_text(&[0; LEN]), b"2222222222222222");
+        assert_eq!(&to_text(&[0xff; LEN]), b"xxxxxxxxxxxxxxxx");
+        assert_eq!(from_text(b"xxxxxxxxxxxxxxxx"), Some([0xff; LEN]));
+        for bad in [&b"2222222222222221"[..], b"222222222222222y", b"222222222222222A", b"222222222222222", b""] {
+            assert_eq!(from_text(bad), None, "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn time_range_is_2010_to_2079() {
+        assert_eq!(units(EPOCH_UNIX_US), Some(0));
+        assert_eq!(units(EPOCH_UNIX_US - 1), None);
+        assert_eq!(units(last_unix_us()), Some(MAX_UNITS));
+        assert_eq!(units(last_unix_us() + 1), None);
+        // 2079-09-07T15:47:35.548Z
+        assert_eq!(unix_us(MAX_UNITS), 3_461_327_255_548_000);
+    }
+
+    #[test]
+    fn floor_is_the_first_value_at_or_after_the_time() {
+        assert_eq!(floor(i64::MIN), Some([0; LEN]));
+        assert_eq!(floor(EPOCH_UNIX_US), Some([0; LEN]));
+        assert_eq!(decode(&floor(EPOCH_UNIX_US + 1).unwrap()).units, 1);
+        assert_eq!(decode(&floor(EPOCH_UNIX_US + UNIT_US).unwrap()).units, 1);
+        assert_eq!(decode(&floor(unix_us(MAX_UNITS)).unwrap()).units, MAX_UNITS);
+        assert_eq!(floor(unix_us(MAX_UNITS) + 1), None);
+    }
+
+    #[test]
+    fn bounds_need_a_pool_of_four() {
+        assert!(SequenceBounds::new(0, 2).is_none());
+        assert!(SequenceBounds::new(10, 5).is_none());
+        assert_eq!(SequenceBounds::new(0, 3).map(|b| (b.min(), b.max())), Some((0, 3)));
+        assert!(SequenceBounds::new(65532, 65535).is_some());
+    }
+
+    #[test]
+    fn sequence_restarts_at_the_lower_bound_each_unit() {
+        let mut generator = Generator::new();
+        let full = SequenceBounds::FULL;
+        assert_eq!(issue(&mut generator, 10, full), (10, false, 0));
+        assert_eq!(issue(&mut generator, 10, full), (10, false, 1));
+        assert_eq!(issue(&mut generator, 10, full), (10, false, 2));
+        assert_eq!(issue(&mut generator, 11, full), (11, false, 0));
+        assert_eq!(issue(&mut generator, 15, full), (15, false, 0));
+    }
+
+    #[test]
+    fn sharded_bounds_stay_inside_their_share_and_wait_past_it() {
+        let shard = SequenceBounds::new(100, 103).unwrap();
+        let mut generator = Generator::new();
+        let drawn: Vec<u16> = (0..4).map(|_| issue(&mut generator, 7, shard).2).collect();
+        assert_eq!(drawn, [100, 101, 102, 103]);
+        assert_eq!(generator.next(7, shard), Next::WaitUntil { units: 8 });
+        assert_eq!(issue(&mut generator, 8, shard), (8, false, 100));
+    }
+
+    #[test]
+    fn a_used_up_pool_waits_for_the_next_unit_and_never_repeats() {
+        let mut generator = Generator::new();
+        for expected in 0..=u16::MAX {
+            assert_eq!(issue(&mut generator, 3, SequenceBounds::FULL).2, expected);
+        }
+        for _ in 0..3 {
+            assert_eq!(generator.next(3, SequenceBounds::FULL), Next::WaitUntil { units: 4 });
+        }
+        assert_eq!(issue(&mut generator, 4, SequenceBounds::FULL), (4, false, 0));
+    }
+
+    #[test]
+    fn first_regression_toggles_the_tick_without_waiting() {
+        let mut generator = Generator::new();
+        let full = SequenceBounds::FULL;
+        assert_eq!(issue(&mut generator, 100, full), (100, false, 0));
+        assert_eq!(issue(&mut generator, 100, full), (100, false, 1));
+        // The clock steps back 10 units (40 ms): same sequence numbers, other timeline.
+        assert_eq!(issue(&mut generator, 90, full), (90, true, 0));
+        assert_eq!(issue(&mut generator, 90, full), (90, true, 1));
+        // Back through the units already used before the step: still the other timeline.
+        assert_eq!(issue(&mut generator, 100, full), (100, true, 0));
+        assert_eq!(issue(&mut generator, 101, full), (101, true, 0));
+    }
+
+    #[test]
+    fn second_regression_into_the_same_past_waits_until_past_it() {
+        let mut generator = Generator::new();
+        let full = SequenceBounds::FULL;
+        issue(&mut generator, 100, full);
+        assert_eq!(issue(&mut generator, 90, full), (90, true, 0));
+        assert_eq!(issue(&mut generator, 95, full), (95, true, 0));
+        // Back again, to units both timelines may have used: wait until after unit 100.
+        assert_eq!(generator.next(80, full), Next::WaitUntil { units: 101 });
+        assert_eq!(generator.next(94, full), Next::WaitUntil { units: 101 });
+        assert_eq!(issue(&mut generator, 101, full), (101, true, 0));
+    }
+
+    #[test]
+    fn second_regression_after_the_clock_caught_up_toggles_back() {
+        let mut generator = Generator::new();
+        let full = SequenceBounds::FULL;
+        issue(&mut generator, 100, full);
+        issue(&mut generator, 90, full);
+        issue(&mut generator, 120, full);
+        // Tick false was used only up to unit 100, so a step back to 110 may use it again.
+        assert_eq!(issue(&mut generator, 110, full), (110, false, 0));
+        assert_eq!(generator.next(105, full), Next::WaitUntil { units: 121 });
+    }
+
+    proptest! {
+        /// Any clock walk, forwards and backwards, with the caller waiting when told to: no
+        /// (unit, tick, sequence) is ever issued twice, and every sequence is inside the bounds.
+        #[test]
+        fn no_clock_walk_issues_a_value_twice(
+            steps in proptest::collection::vec((-60i64..=8, 1usize..40), 1..80),
+            min in 0u16..20,
+            pool in 4u16..40,
+        ) {
+            let bounds = SequenceBounds::new(min, min + pool - 1).unwrap();
+            let mut generator = Generator::new();
+            let mut clock: i64 = 1_000;
+            let mut seen = HashSet::new();
+            for (step, calls) in steps {
+                clock = (clock + step).max(0);
+                for _ in 0..calls {
+                    let (units, tick, sequence) = loop {
+                        match generator.next(clock as u64, bounds) {
+                            Next::Issue { units, tick, sequence } => break (units, tick, sequence),
+                            Next::WaitUntil { units } => {
+                                prop_assert!(units as i64 > clock);
+                                clock = units as i64;
+                            }
+                        }
+                    };
+                    prop_assert_eq!(units, clock as u64);
+                    prop_assert!((bounds.min()..=bounds.max()).contains(&sequence));
+                    prop_assert!(seen.insert((units, tick, sequence)), "issued twice: {:?}", (units, tick, sequence));
+                }
+            }
+        }
+    }
+}
