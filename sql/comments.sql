@@ -42,3 +42,49 @@ COMMENT ON OPERATOR CLASS uuid_sqlserver_ops USING btree IS
   'SQL Server uniqueidentifier order for uuid (non-default): CREATE INDEX ... (id uuid_sqlserver_ops)';
 COMMENT ON OPERATOR FAMILY uuid_sqlserver_ops USING btree IS
   'SQL Server uniqueidentifier order for uuid';
+
+COMMENT ON TYPE sno IS
+  'sno ID (muyo/sno): 10 bytes, 4 ms time units since 2010 with a tick-tock bit, metabyte, 2-byte partition, 2-byte sequence; text is 16 base32 characters of 23456789abcdefghijklmnopqrstuvwx; byte order is time order';
+COMMENT ON FUNCTION sno_in(cstring) IS 'Text input of sno: exactly 16 characters of 23456789abcdefghijklmnopqrstuvwx';
+COMMENT ON FUNCTION sno_out(sno) IS 'Text output of sno: 16 base32 characters';
+COMMENT ON FUNCTION sno_recv(internal) IS 'Binary input of sno: the 10 raw bytes';
+COMMENT ON FUNCTION sno_send(sno) IS 'Binary output of sno: the 10 raw bytes';
+COMMENT ON FUNCTION sno_new(integer) IS
+  'New sno with the given metabyte (0-255) from the server-wide generator: unique across all sessions of the server, partition from comb_ext.sno_partition; one session''s values strictly increase unless the system clock steps back';
+COMMENT ON FUNCTION sno_time(sno) IS 'The time of a sno: the start of its 4 ms unit';
+COMMENT ON FUNCTION sno_meta(sno) IS 'The metabyte of a sno (0-255)';
+COMMENT ON FUNCTION sno_partition(sno) IS 'The partition of a sno (0-65535)';
+COMMENT ON FUNCTION sno_sequence(sno) IS 'The sequence number of a sno (0-65535)';
+COMMENT ON FUNCTION sno_tick(sno) IS 'The tick-tock bit of a sno: toggled each time its generator saw the clock step back';
+COMMENT ON FUNCTION sno_from_parts(timestamptz, integer, integer, integer, boolean) IS
+  'sno with every field given (sno NewWithTime): time 2010-01-01 to 2079-09-07 15:47:35.551999+00 floored to 4 ms, meta 0-255, partition 0-65535, sequence 0-65535, tick bit';
+COMMENT ON FUNCTION sno_floor(timestamptz) IS
+  'Smallest sno whose sno_time is at or after the time (the smallest sno for any time before 2010): a range-scan bound';
+COMMENT ON FUNCTION sno_to_bytea(sno) IS 'The 10 bytes of a sno (the sno::bytea cast)';
+COMMENT ON FUNCTION sno_from_bytea(bytea) IS 'sno from exactly 10 bytes (the bytea::sno cast)';
+COMMENT ON FUNCTION sno_cmp(sno, sno) IS 'Btree comparison of sno (byte order = time order): -1, 0 or 1';
+COMMENT ON FUNCTION sno_eq(sno, sno) IS 'Implements = for sno';
+COMMENT ON FUNCTION sno_ne(sno, sno) IS 'Implements <> for sno';
+COMMENT ON FUNCTION sno_lt(sno, sno) IS 'Implements < for sno';
+COMMENT ON FUNCTION sno_le(sno, sno) IS 'Implements <= for sno';
+COMMENT ON FUNCTION sno_gt(sno, sno) IS 'Implements > for sno';
+COMMENT ON FUNCTION sno_ge(sno, sno) IS 'Implements >= for sno';
+COMMENT ON FUNCTION sno_smaller(sno, sno) IS 'The smaller of two snos (state function of min(sno))';
+COMMENT ON FUNCTION sno_larger(sno, sno) IS 'The larger of two snos (state function of max(sno))';
+COMMENT ON FUNCTION sno_hash(sno) IS 'Hash of a sno, for hash indexes and hash joins';
+COMMENT ON FUNCTION sno_hash_extended(sno, bigint) IS 'Seeded hash of a sno, for hash partitioning';
+COMMENT ON FUNCTION sno_sortsupport(internal) IS 'Sort support for sno_ops, with abbreviated keys';
+COMMENT ON OPERATOR = (sno, sno) IS 'equal';
+COMMENT ON OPERATOR <> (sno, sno) IS 'not equal';
+COMMENT ON OPERATOR < (sno, sno) IS 'less than (earlier, for the same metabyte and partition)';
+COMMENT ON OPERATOR <= (sno, sno) IS 'less than or equal';
+COMMENT ON OPERATOR > (sno, sno) IS 'greater than';
+COMMENT ON OPERATOR >= (sno, sno) IS 'greater than or equal';
+COMMENT ON OPERATOR CLASS sno_ops USING btree IS 'Default btree class of sno: byte order, which is time order';
+COMMENT ON OPERATOR FAMILY sno_ops USING btree IS 'Byte order of sno';
+COMMENT ON OPERATOR CLASS sno_hash_ops USING hash IS 'Default hash class of sno';
+COMMENT ON OPERATOR FAMILY sno_hash_ops USING hash IS 'Hashing of sno';
+COMMENT ON AGGREGATE min(sno) IS 'Smallest sno';
+COMMENT ON AGGREGATE max(sno) IS 'Largest sno';
+COMMENT ON CAST (sno AS bytea) IS 'The 10 raw bytes';
+COMMENT ON CAST (bytea AS sno) IS 'sno from exactly 10 bytes';

@@ -8,7 +8,12 @@ pub mod core;
 mod comb;
 mod errors;
 mod planner;
+mod shared;
+mod sno;
+mod sort_support;
 mod sqlserver_order;
+
+use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
 
 pgrx::extension_sql_file!(
     "../sql/sqlserver_order.sql",
@@ -22,7 +27,96 @@ pgrx::extension_sql_file!(
         sqlserver_order::uuid_sqlserver_sortsupport,
     ]
 );
+pgrx::extension_sql!("CREATE TYPE sno;", name = "sno_shell", creates = [Type(sno::Sno)]);
+pgrx::extension_sql_file!(
+    "../sql/sno_type.sql",
+    name = "sno_type",
+    requires = ["sno_shell", sno::sno_in, sno::sno_out, sno::sno_recv, sno::sno_send]
+);
+pgrx::extension_sql_file!(
+    "../sql/sno_operators.sql",
+    name = "sno_operators",
+    requires = [
+        "sno_type",
+        sno::sno_eq,
+        sno::sno_ne,
+        sno::sno_lt,
+        sno::sno_le,
+        sno::sno_gt,
+        sno::sno_ge,
+        sno::sno_cmp,
+        sno::sno_sortsupport,
+        sno::sno_hash,
+        sno::sno_hash_extended,
+        sno::sno_smaller,
+        sno::sno_larger,
+        sno::sno_to_bytea,
+        sno::sno_from_bytea,
+    ]
+);
 pgrx::extension_sql_file!("../sql/comments.sql", name = "comments", finalize);
+
+#[pg_guard]
+pub extern "C-unwind" fn _PG_init() {
+    register_settings();
+    // SAFETY: _PG_init runs once per process, in the postmaster when preloaded.
+    unsafe {
+        if pg_sys::process_shared_preload_libraries_in_progress {
+            reserve_shared_memory();
+        }
+    }
+}
+
+/// Settings that decide uniqueness across servers are superuser-only (PGC_SUSET).
+fn register_settings() {
+    GucRegistry::define_int_guc(
+        c"comb_ext.sno_partition",
+        c"Partition (0-65535) written into every sno this server generates.",
+        c"Give each server that generates snos its own partition. -1 (the default) derives one from the cluster's system identifier.",
+        &sno::PARTITION,
+        -1,
+        u16::MAX as i32,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"comb_ext.sno_sequence_min",
+        c"Lowest sno sequence number this server uses in each 4 ms unit.",
+        c"With comb_ext.sno_sequence_max, shares one partition's sequence pool between servers (sno's sequence sharding).",
+        &sno::SEQUENCE_MIN,
+        0,
+        u16::MAX as i32,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"comb_ext.sno_sequence_max",
+        c"Highest sno sequence number this server uses in each 4 ms unit.",
+        c"Past it, sno_new waits for the next 4 ms unit.",
+        &sno::SEQUENCE_MAX,
+        0,
+        u16::MAX as i32,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+}
+
+/// Preloaded: reserve the generators' shared state at server start, so it never depends on the
+/// segment's spare space (src/shared.rs).
+unsafe fn reserve_shared_memory() {
+    static mut PREVIOUS_REQUEST_HOOK: pg_sys::shmem_request_hook_type = None;
+
+    #[pg_guard]
+    unsafe extern "C-unwind" fn request() {
+        if let Some(previous) = PREVIOUS_REQUEST_HOOK {
+            previous();
+        }
+        pg_sys::RequestAddinShmemSpace(sno::SHARED_MEMORY_BYTES);
+    }
+
+    PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
+    pg_sys::shmem_request_hook = Some(request);
+}
 
 /// In-server tests live beside the other tests, in tests/pg/.
 #[cfg(any(test, feature = "pg_test"))]

@@ -55,13 +55,6 @@ unsafe extern "C-unwind" fn sqlserver_fastcmp(
     Order::SqlServer.cmp(uuid_bytes(a), uuid_bytes(b)) as c_int
 }
 
-unsafe extern "C-unwind" {
-    /// PostgreSQL's own unsigned Datum comparator. Passing this very function (not a wrapper)
-    /// lets tuplesort use its qsort specialised for unsigned abbreviated keys (PostgreSQL 15+).
-    #[link_name = "ssup_datum_unsigned_cmp"]
-    fn postgres_ssup_datum_unsigned_cmp(x: pg_sys::Datum, y: pg_sys::Datum, ssup: pg_sys::SortSupport) -> c_int;
-}
-
 /// Abbreviated key: the eight bytes SQL Server compares first (10-15, 8, 9) as one unsigned
 /// integer, compared by PostgreSQL's own `ssup_datum_unsigned_cmp` (as `uuid.c` does).
 unsafe extern "C-unwind" fn sqlserver_abbrev_convert(
@@ -71,30 +64,8 @@ unsafe extern "C-unwind" fn sqlserver_abbrev_convert(
     pg_sys::Datum::from(Order::SqlServer.abbreviated(uuid_bytes(original)) as usize)
 }
 
-/// Abbreviation never aborts: random and COMB uuids alike differ within their first eight bytes
-/// in SQL Server order (time and counter for COMBs, random bits otherwise), so the full
-/// comparator is needed only for true duplicates.
-unsafe extern "C-unwind" fn sqlserver_abbrev_abort(
-    _memtupcount: c_int,
-    _ssup: pg_sys::SortSupport,
-) -> bool {
-    false
-}
-
 /// Btree support function 2: sort support with abbreviated keys.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uuid_sqlserver_sortsupport(ssup: Internal) {
-    // SAFETY: PostgreSQL calls a btree sort support function with a valid SortSupportData.
-    unsafe {
-        let Some(datum) = ssup.unwrap() else { return };
-        let ssup = datum.cast_mut_ptr::<pg_sys::SortSupportData>();
-        (*ssup).comparator = Some(sqlserver_fastcmp);
-        // Abbreviated keys need 8-byte Datums, as on every 64-bit platform.
-        if (*ssup).abbreviate && std::mem::size_of::<pg_sys::Datum>() == 8 {
-            (*ssup).abbrev_full_comparator = Some(sqlserver_fastcmp);
-            (*ssup).abbrev_converter = Some(sqlserver_abbrev_convert);
-            (*ssup).abbrev_abort = Some(sqlserver_abbrev_abort);
-            (*ssup).comparator = Some(postgres_ssup_datum_unsigned_cmp);
-        }
-    }
+    crate::sort_support::install(ssup, sqlserver_fastcmp, sqlserver_abbrev_convert);
 }

@@ -4,3 +4,4 @@ use pgrx::prelude::*;
 
 include!("comb.rs");
 include!("sqlserver_order.rs");
+include!("sno.rs");

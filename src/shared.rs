@@ -1,0 +1,126 @@
+//! Server-wide generator state in PostgreSQL's main shared memory segment, behind an LWLock, for
+//! generators whose values must be unique across every session of a server.
+//!
+//! A struct is found or created on first use (`ShmemInitStruct` under `AddinShmemInitLock`, the
+//! way core and contrib modules attach to shared structs), so `CREATE EXTENSION` is enough. With
+//! `shared_preload_libraries` its space is reserved at server start; without it the struct (a few
+//! dozen bytes) comes from the spare space PostgreSQL leaves in the segment for late allocations.
+//! Were that ever used up, the error says to preload the library.
+
+use crate::errors;
+use pgrx::pg_sys;
+use pgrx::prelude::*;
+use std::ffi::{c_int, c_long, CStr};
+use std::panic::RefUnwindSafe;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// `AddinShmemInitLock` is `&MainLWLockArray[21].lock` in every supported version
+/// (storage/lwlocknames.h), a macro bindgen cannot carry over.
+const ADDIN_SHMEM_INIT_LOCK: usize = 21;
+
+#[repr(C)]
+struct Slot<T> {
+    lock: pg_sys::LWLock,
+    tranche: c_int,
+    value: T,
+}
+
+/// One named struct in shared memory. `T` must be plain data (no pointers): every backend maps
+/// the segment at the same address, but nothing else of one process is valid in another.
+pub struct Shared<T: Copy + RefUnwindSafe + 'static> {
+    /// The ShmemIndex key; carries a layout version so a newer library never reads an older
+    /// layout left by backends still running the old one.
+    name: &'static CStr,
+    /// Wait-event name shown in pg_stat_activity while a backend waits for the lock.
+    tranche_name: &'static CStr,
+    initial: T,
+    attached: AtomicPtr<Slot<T>>,
+}
+
+impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
+    pub const fn new(name: &'static CStr, tranche_name: &'static CStr, initial: T) -> Self {
+        Shared { name, tranche_name, initial, attached: AtomicPtr::new(std::ptr::null_mut()) }
+    }
+
+    /// Bytes to reserve at server start (from `shmem_request_hook`).
+    pub const fn size(&self) -> usize {
+        std::mem::size_of::<Slot<T>>()
+    }
+
+    /// Runs `f` on the value with the lock held exclusively. `f` must not raise an error or
+    /// sleep: it runs while other backends may be waiting for the lock.
+    pub fn with_locked<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        let slot = self.attach();
+        // SAFETY: `slot` points at an initialised Slot<T> in shared memory for the life of the
+        // server. The LWLock serialises access to `value`; PostgreSQL releases it on any error.
+        unsafe {
+            let lock = std::ptr::addr_of_mut!((*slot).lock);
+            pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+            let result = f(&mut *std::ptr::addr_of_mut!((*slot).value));
+            pg_sys::LWLockRelease(lock);
+            result
+        }
+    }
+
+    fn attach(&self) -> *mut Slot<T> {
+        let attached = self.attached.load(Ordering::Relaxed);
+        if !attached.is_null() {
+            return attached;
+        }
+        let slot = PgTryBuilder::new(|| unsafe { self.find_or_create() })
+            .catch_when(PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY, |_| {
+                errors::raise(
+                    PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY,
+                    format!(
+                        "comb_ext: no shared memory left for {} ({} bytes)",
+                        self.name.to_string_lossy(),
+                        self.size()
+                    ),
+                    Some("Add comb_ext to shared_preload_libraries so its space is reserved at server start."),
+                )
+            })
+            .execute();
+        self.attached.store(slot, Ordering::Relaxed);
+        slot
+    }
+
+    /// SAFETY: called from a backend with a PGPROC (any SQL-calling backend), outside any lock.
+    unsafe fn find_or_create(&self) -> *mut Slot<T> {
+        let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+        pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+        let mut found = false;
+        let slot = pg_sys::ShmemInitStruct(self.name.as_ptr(), self.size(), &mut found).cast::<Slot<T>>();
+        if !found {
+            let tranche = pg_sys::LWLockNewTrancheId();
+            pg_sys::LWLockInitialize(std::ptr::addr_of_mut!((*slot).lock), tranche);
+            std::ptr::addr_of_mut!((*slot).tranche).write(tranche);
+            std::ptr::addr_of_mut!((*slot).value).write(self.initial);
+        }
+        pg_sys::LWLockRelease(init_lock);
+        pg_sys::LWLockRegisterTranche((*slot).tranche, self.tranche_name.as_ptr());
+        slot
+    }
+}
+
+/// Sleeps until the wall clock reaches `unix_us`, in latch waits that a cancel, a statement
+/// timeout or a server shutdown interrupts.
+pub fn sleep_until(unix_us: i64) {
+    loop {
+        pgrx::check_for_interrupts!();
+        let remaining = unix_us - crate::core::time::wall_clock_unix_us();
+        if remaining <= 0 {
+            return;
+        }
+        let timeout_ms = (remaining + 999) / 1000;
+        // SAFETY: MyLatch is this backend's own latch, valid for its whole life.
+        unsafe {
+            pg_sys::WaitLatch(
+                pg_sys::MyLatch,
+                (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as c_int,
+                timeout_ms as c_long,
+                pg_sys::PG_WAIT_EXTENSION,
+            );
+            pg_sys::ResetLatch(pg_sys::MyLatch);
+        }
+    }
+}

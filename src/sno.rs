@@ -1,0 +1,382 @@
+//! SQL surface of sno: the fixed-length 10-byte type `sno` (its I/O, comparison, hash and sort
+//! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
+//! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
+
+use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
+use crate::core::time;
+use crate::errors;
+use crate::shared::{self, Shared};
+use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
+use pgrx::pg_sys;
+use pgrx::pgrx_sql_entity_graph::metadata::{
+    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
+};
+use pgrx::prelude::*;
+use pgrx::{GucSetting, Internal, PgMemoryContexts, PgSqlErrorCode};
+use std::ffi::{c_int, CStr, CString};
+
+/// A sno value: the 10 bytes PostgreSQL stores, passed by reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct Sno([u8; layout::LEN]);
+
+impl IntoDatum for Sno {
+    fn into_datum(self) -> Option<pg_sys::Datum> {
+        // SAFETY: CurrentMemoryContext is always valid inside a function call.
+        let bytes = unsafe { PgMemoryContexts::CurrentMemoryContext.palloc_slice::<u8>(layout::LEN) };
+        bytes.copy_from_slice(&self.0);
+        Some(bytes.as_ptr().into())
+    }
+
+    fn type_oid() -> pg_sys::Oid {
+        pgrx::wrappers::regtypein("sno")
+    }
+}
+
+impl FromDatum for Sno {
+    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, _: pg_sys::Oid) -> Option<Sno> {
+        (!is_null).then(|| Sno(*sno_bytes(datum)))
+    }
+}
+
+unsafe impl<'fcx> ArgAbi<'fcx> for Sno {
+    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
+        // SAFETY: pgrx calls this only for a non-null argument of SQL type sno.
+        match unsafe { arg.unbox_arg_using_from_datum() } {
+            Some(id) => id,
+            None => unreachable!("a strict function never receives NULL"),
+        }
+    }
+}
+
+unsafe impl BoxRet for Sno {
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> pgrx::datum::Datum<'fcx> {
+        match self.into_datum() {
+            Some(datum) => unsafe { fcinfo.return_raw_datum(datum) },
+            None => fcinfo.return_null(),
+        }
+    }
+}
+
+unsafe impl SqlTranslatable for Sno {
+    const TYPE_IDENT: &'static str = pgrx::pgrx_resolved_type!(Sno);
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::ThisExtension;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("sno"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("sno")));
+}
+
+/// The 10 bytes a non-null `sno` Datum points to.
+///
+/// SAFETY: `datum` must be a non-null `sno` Datum: pass-by-reference, fixed length, never toasted.
+#[inline(always)]
+unsafe fn sno_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8; layout::LEN] {
+    &*(datum.cast_mut_ptr::<u8>() as *const [u8; layout::LEN])
+}
+
+// ---- settings (registered in lib.rs) -------------------------------------------------------
+
+/// `comb_ext.sno_partition`: -1 derives one from the cluster's system identifier.
+pub static PARTITION: GucSetting<i32> = GucSetting::<i32>::new(-1);
+pub static SEQUENCE_MIN: GucSetting<i32> = GucSetting::<i32>::new(0);
+pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i32);
+
+/// The partition this server writes: the setting, or 16 bits folded from the system identifier
+/// that initdb chose at random, so that servers left unconfigured still differ with high odds.
+fn partition() -> u16 {
+    match PARTITION.get() {
+        -1 => {
+            // SAFETY: reads the control file copy every backend has in shared memory.
+            let id = unsafe { pg_sys::GetSystemIdentifier() };
+            (id ^ (id >> 16) ^ (id >> 32) ^ (id >> 48)) as u16
+        }
+        // The setting's range is -1..65535.
+        partition => partition as u16,
+    }
+}
+
+fn sequence_bounds() -> SequenceBounds {
+    let (min, max) = (SEQUENCE_MIN.get(), SEQUENCE_MAX.get());
+    SequenceBounds::new(min as u16, max as u16).unwrap_or_else(|| {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!(
+                "comb_ext.sno_sequence_min ({min}) and comb_ext.sno_sequence_max ({max}) leave no valid sequence pool: \
+                 sno needs at least {} sequence numbers (max >= min + {})",
+                layout::MIN_POOL,
+                layout::MIN_POOL - 1
+            ),
+            None,
+        )
+    })
+}
+
+// ---- the generator ---------------------------------------------------------------------------
+
+/// One sno generator for the whole server: every session draws from it, so no two sessions ever
+/// hold the same (time, tick, sequence), whatever their number.
+static GENERATOR: Shared<Generator> =
+    Shared::new(c"comb_ext sno generator v1", c"comb_ext_sno", Generator::new());
+
+pub const SHARED_MEMORY_BYTES: usize = GENERATOR.size();
+
+fn range_text() -> String {
+    format!("{} to {}", shown(layout::EPOCH_UNIX_US), shown(layout::last_unix_us()))
+}
+
+fn shown(unix_us: i64) -> String {
+    TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
+        .map(|ts| ts.to_string())
+        .unwrap_or_else(|_| format!("{unix_us} µs since 1970"))
+}
+
+/// A new sno: the next (unit, tick, sequence) of the server's generator, read under its lock
+/// with the clock read inside it, so lock order is time order. Waits outside the lock.
+#[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
+fn sno_new(meta: default!(i32, 0)) -> Sno {
+    let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
+    let partition = partition();
+    let bounds = sequence_bounds();
+    loop {
+        let step = GENERATOR.with_locked(|generator| {
+            let now = time::wall_clock_unix_us();
+            layout::units(now).map(|units| generator.next(units, bounds)).ok_or(now)
+        });
+        match step {
+            Ok(Next::Issue { units, tick, sequence }) => {
+                return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
+            }
+            Ok(Next::WaitUntil { units }) => shared::sleep_until(layout::unix_us(units)),
+            Err(now) => errors::datetime_out_of_range(format!(
+                "sno_new: the system clock reads {}, outside sno's range: valid range is {}",
+                shown(now),
+                range_text()
+            )),
+        }
+    }
+}
+
+// ---- text and binary I/O -------------------------------------------------------------------
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn sno_in(input: &CStr) -> Sno {
+    match layout::from_text(input.to_bytes()) {
+        Some(id) => Sno(id),
+        None => errors::raise(
+            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            format!("invalid input syntax for type sno: \"{}\"", input.to_string_lossy()),
+            Some("A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case)."),
+        ),
+    }
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn sno_out(id: Sno) -> CString {
+    // Sixteen alphabet characters: never a NUL.
+    CString::new(layout::to_text(&id.0).to_vec()).unwrap_or_default()
+}
+
+/// Binary input: exactly the 10 raw bytes.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn sno_recv(buf: Internal) -> Sno {
+    let mut id = [0u8; layout::LEN];
+    // SAFETY: PostgreSQL passes a receive function a valid StringInfo; pq_copymsgbytes raises
+    // an ERROR (not a crash) when fewer than 10 bytes are left.
+    unsafe {
+        if let Some(buf) = buf.unwrap() {
+            pg_sys::pq_copymsgbytes(buf.cast_mut_ptr(), id.as_mut_ptr().cast(), layout::LEN as c_int);
+        }
+    }
+    Sno(id)
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn sno_send(id: Sno) -> Vec<u8> {
+    id.0.to_vec()
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_to_bytea(id: Sno) -> Vec<u8> {
+    id.0.to_vec()
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_from_bytea(bytes: &[u8]) -> Sno {
+    match <[u8; layout::LEN]>::try_from(bytes) {
+        Ok(id) => Sno(id),
+        Err(_) => errors::raise(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            format!("invalid sno: bytea of {} bytes: a sno is exactly {} bytes", bytes.len(), layout::LEN),
+            None,
+        ),
+    }
+}
+
+// ---- accessors, builder and range bound ------------------------------------------------------
+
+/// A field value checked against 0..=max, else a 22003 error naming the field and range.
+fn field(function: &str, name: &str, value: i32, max: i32) -> i32 {
+    if !(0..=max).contains(&value) {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+            format!("{function}: {name} {value} is out of range: valid range is 0 to {max}"),
+            None,
+        );
+    }
+    value
+}
+
+/// The time of a sno: the first µs of its 4 ms unit.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_time(id: Sno) -> TimestampWithTimeZone {
+    let us = layout::unix_us(layout::decode(&id.0).units);
+    match TimestampWithTimeZone::try_from(time::pg_from_unix_us(us)) {
+        Ok(ts) => ts,
+        Err(_) => unreachable!("2010..2079 is inside timestamptz's range"),
+    }
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_meta(id: Sno) -> i32 {
+    id.0[5] as i32
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_partition(id: Sno) -> i32 {
+    layout::decode(&id.0).partition as i32
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_sequence(id: Sno) -> i32 {
+    layout::decode(&id.0).sequence as i32
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_tick(id: Sno) -> bool {
+    layout::decode(&id.0).tick
+}
+
+/// sno's `NewWithTime` with every field given: for migrations and tests.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_from_parts(
+    ts: TimestampWithTimeZone,
+    meta: i32,
+    partition: i32,
+    sequence: i32,
+    tick: default!(bool, false),
+) -> Sno {
+    let units = time::unix_us_from_pg(ts.into_inner()).and_then(layout::units).unwrap_or_else(|| {
+        errors::datetime_out_of_range(format!(
+            "sno_from_parts: timestamp {ts} is out of range for sno: valid range is {}",
+            range_text()
+        ))
+    });
+    let meta = field("sno_from_parts", "meta", meta, u8::MAX as i32) as u8;
+    let partition = field("sno_from_parts", "partition", partition, u16::MAX as i32) as u16;
+    let sequence = field("sno_from_parts", "sequence", sequence, u16::MAX as i32) as u16;
+    Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }))
+}
+
+/// The smallest sno whose `sno_time` is at or after `ts`, for range scans:
+/// `id >= sno_floor(lower) AND id < sno_floor(upper)`. Any time before 2010 gives the smallest sno.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_floor(ts: TimestampWithTimeZone) -> Sno {
+    let unix_us = if ts.is_neg_infinity() { Some(i64::MIN) } else { time::unix_us_from_pg(ts.into_inner()) };
+    match unix_us.and_then(layout::floor) {
+        Some(id) => Sno(id),
+        None => errors::datetime_out_of_range(format!(
+            "sno_floor: no sno has a time at or after {ts}: the last is {}",
+            shown(layout::unix_us(layout::MAX_UNITS))
+        )),
+    }
+}
+
+// ---- comparison, hashing, sort support -----------------------------------------------------
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_cmp(a: Sno, b: Sno) -> i32 {
+    a.cmp(&b) as i32
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_eq(a: Sno, b: Sno) -> bool {
+    a == b
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_ne(a: Sno, b: Sno) -> bool {
+    a != b
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_lt(a: Sno, b: Sno) -> bool {
+    a < b
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_le(a: Sno, b: Sno) -> bool {
+    a <= b
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_gt(a: Sno, b: Sno) -> bool {
+    a > b
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_ge(a: Sno, b: Sno) -> bool {
+    a >= b
+}
+
+/// State function of `min(sno)`.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_smaller(a: Sno, b: Sno) -> Sno {
+    a.min(b)
+}
+
+/// State function of `max(sno)`.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_larger(a: Sno, b: Sno) -> Sno {
+    a.max(b)
+}
+
+unsafe extern "C-unwind" {
+    /// PostgreSQL's hash function for byte strings (`hash_any` is a macro around it), as
+    /// `uuid_hash` uses: hash values stay those of the server's own hashing.
+    #[link_name = "hash_bytes"]
+    fn postgres_hash_bytes(k: *const u8, keylen: c_int) -> u32;
+    #[link_name = "hash_bytes_extended"]
+    fn postgres_hash_bytes_extended(k: *const u8, keylen: c_int, seed: u64) -> u64;
+}
+
+/// Hash support function 1.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_hash(id: Sno) -> i32 {
+    // SAFETY: reads the 10 bytes of a local array.
+    unsafe { postgres_hash_bytes(id.0.as_ptr(), layout::LEN as c_int) as i32 }
+}
+
+/// Hash support function 2 (seeded, for hash partitioning).
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_hash_extended(id: Sno, seed: i64) -> i64 {
+    // SAFETY: reads the 10 bytes of a local array.
+    unsafe { postgres_hash_bytes_extended(id.0.as_ptr(), layout::LEN as c_int, seed as u64) as i64 }
+}
+
+/// Full comparator: byte order. Only reads bytes, so it cannot raise an error or panic.
+unsafe extern "C-unwind" fn sno_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum, _: pg_sys::SortSupport) -> c_int {
+    sno_bytes(a).cmp(sno_bytes(b)) as c_int
+}
+
+/// Abbreviated key: bytes 0-7 (time, tick, meta, partition) as one big-endian integer.
+unsafe extern "C-unwind" fn sno_abbrev_convert(original: pg_sys::Datum, _: pg_sys::SortSupport) -> pg_sys::Datum {
+    let bytes = sno_bytes(original);
+    let mut key = [0u8; 8];
+    key.copy_from_slice(&bytes[..8]);
+    pg_sys::Datum::from(u64::from_be_bytes(key) as usize)
+}
+
+/// Btree support function 2: sort support with abbreviated keys.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
+fn sno_sortsupport(ssup: Internal) {
+    crate::sort_support::install(ssup, sno_fastcmp, sno_abbrev_convert);
+}
