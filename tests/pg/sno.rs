@@ -102,3 +102,18 @@ fn sno_input_rejects_every_decode_invalid_entry() {
     }
     assert!(through_sql > 70, "only {through_sql} entries went through SQL");
 }
+
+/// This server does not preload comb_ext: the generator's shared struct is created on first use.
+#[pg_test]
+fn sno_new_works_without_shared_preload_libraries() {
+    let preloaded = Spi::get_one::<bool>("SELECT current_setting('shared_preload_libraries') LIKE '%comb_ext%'");
+    assert_eq!(preloaded, Ok(Some(false)));
+    Spi::run("CREATE TEMP TABLE made AS SELECT n, sno_new() AS id FROM generate_series(1, 10000) n").unwrap();
+    let check = Spi::get_one::<bool>(
+        "SELECT count(DISTINCT id) = 10000 AND bool_and(id::bytea > previous::bytea) FILTER (WHERE n > 1)
+         FROM (SELECT n, id, lag(id) OVER (ORDER BY n) AS previous FROM made) s",
+    );
+    assert_eq!(check, Ok(Some(true)));
+    let attached = Spi::get_one::<i64>("SELECT count(*) FROM pg_shmem_allocations WHERE name = 'comb_ext sno generator v1'");
+    assert_eq!(attached, Ok(Some(1)));
+}

@@ -10,7 +10,7 @@ SELECT p.oid::regprocedure AS function,
 FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
-ORDER BY 1::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- Objects without a comment (none expected).
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS uncommented
