@@ -31,6 +31,15 @@ INSERT INTO orders (item) VALUES ('coffee'), ('cake');
 SELECT id, item, comb_timestamp(id) AS inserted_at FROM orders ORDER BY id;
 SELECT comb_uuid('sqlserver') AS sqlserver_comb,
        comb_timestamp(comb_uuid('legacy'), 'legacy') AS legacy_time;
+CREATE TABLE events (
+    id      sno PRIMARY KEY DEFAULT sno_new(),
+    what    text NOT NULL
+);
+INSERT INTO events (what) VALUES ('signup'), ('login');
+INSERT INTO events (id, what) VALUES (sno_new(7), 'payment');
+SELECT id, what, sno_time(id), sno_meta(id) AS meta, sno_partition(id) AS partition,
+       sno_sequence(id) AS seq, pg_column_size(id) AS bytes
+FROM events ORDER BY id;
 SQL
 
 cat <<MSG
