@@ -1,0 +1,242 @@
+//! Gink muids (seed 002, Gink's muid.py): 128 bits, big-endian, a 52-bit timestamp (µs since
+//! 1970), a 44-bit medallion (the node) and a 32-bit offset stored as two's complement, so byte
+//! order is the order of (timestamp, medallion, offset as unsigned). Packed muids are `uuid`s.
+//!
+//! Gink writes -1 for a timestamp or medallion with every bit set (its "global" sentinel): packing
+//! -1 sets all the field's bits, and unpacking all bits set gives -1.
+
+pub const TIMESTAMP_BITS: u32 = 52;
+pub const MEDALLION_BITS: u32 = 44;
+/// Largest timestamp and medallion a muid holds. All bits set is also Gink's -1 sentinel: packing
+/// either gives the same bits, and unpacking them gives -1, as in Gink.
+pub const TIMESTAMP_MAX: i64 = (1 << TIMESTAMP_BITS) - 1;
+pub const MEDALLION_MAX: i64 = (1 << MEDALLION_BITS) - 1;
+const TIMESTAMP_ALL: u64 = (1 << TIMESTAMP_BITS) - 1;
+const MEDALLION_ALL: u64 = (1 << MEDALLION_BITS) - 1;
+/// Medallions a node draws for itself (the spec: 0x10000000000 to 0x1FFFFFFFFFF).
+pub const NODE_MEDALLION_MIN: i64 = 0x100_0000_0000;
+pub const NODE_MEDALLION_MAX: i64 = 0x1FF_FFFF_FFFF;
+/// Canonical text: 13, 11 and 8 upper-case hex digits joined by '-'.
+pub const TEXT_LEN: usize = 34;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Muid {
+    /// µs since 1970, or -1.
+    pub timestamp: i64,
+    /// The node, or -1.
+    pub medallion: i64,
+    pub offset: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Timestamp,
+    Medallion,
+}
+
+impl Field {
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Timestamp => "timestamp",
+            Field::Medallion => "medallion",
+        }
+    }
+
+    pub fn max(self) -> i64 {
+        match self {
+            Field::Timestamp => TIMESTAMP_MAX,
+            Field::Medallion => MEDALLION_MAX,
+        }
+    }
+}
+
+/// A field's bits: -1 is all bits set, 0..=max itself, anything else out of range.
+fn field_bits(value: i64, field: Field) -> Result<u64, Field> {
+    match value {
+        -1 => Ok(match field {
+            Field::Timestamp => TIMESTAMP_ALL,
+            Field::Medallion => MEDALLION_ALL,
+        }),
+        v if (0..=field.max()).contains(&v) => Ok(v as u64),
+        _ => Err(field),
+    }
+}
+
+fn field_value(bits: u64, all: u64) -> i64 {
+    if bits == all {
+        -1
+    } else {
+        bits as i64
+    }
+}
+
+impl Muid {
+    /// The 16 bytes, or the field that is out of range.
+    pub fn pack(&self) -> Result<[u8; 16], Field> {
+        let timestamp = field_bits(self.timestamp, Field::Timestamp)? as u128;
+        let medallion = field_bits(self.medallion, Field::Medallion)? as u128;
+        let value = timestamp << 76 | medallion << 32 | self.offset as u32 as u128;
+        Ok(value.to_be_bytes())
+    }
+
+    pub fn unpack(bytes: &[u8; 16]) -> Muid {
+        let value = u128::from_be_bytes(*bytes);
+        Muid {
+            timestamp: field_value((value >> 76) as u64, TIMESTAMP_ALL),
+            medallion: field_value((value >> 32) as u64 & MEDALLION_ALL, MEDALLION_ALL),
+            offset: value as u32 as i32,
+        }
+    }
+}
+
+/// Canonical text of packed bytes: `TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO`, upper case.
+pub fn to_text(bytes: &[u8; 16]) -> String {
+    let value = u128::from_be_bytes(*bytes);
+    format!(
+        "{:013X}-{:011X}-{:08X}",
+        value >> 76,
+        (value >> 32) as u64 & MEDALLION_ALL,
+        value as u32
+    )
+}
+
+/// Packed bytes from text: the canonical form in either case, or the spec's short forms
+/// `TTTTTTTTTTTTT-MMMMMMMMMMM` (offset 0) and `TTTTTTTTTTTTT` (medallion and offset 0). Exactly
+/// those widths of hex digits and nothing else: no sign, prefix, space or underscore.
+pub fn parse(text: &str) -> Option<[u8; 16]> {
+    let mut groups = text.split('-');
+    let timestamp = hex_group(groups.next()?, 13)?;
+    let medallion = groups.next().map_or(Some(0), |g| hex_group(g, 11))?;
+    let offset = groups.next().map_or(Some(0), |g| hex_group(g, 8))?;
+    if groups.next().is_some() {
+        return None;
+    }
+    Some((((timestamp as u128) << 76) | ((medallion as u128) << 32) | offset as u128).to_be_bytes())
+}
+
+fn hex_group(group: &str, width: usize) -> Option<u64> {
+    if group.len() != width || !group.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u64::from_str_radix(group, 16).ok()
+}
+
+/// Timestamps for `muid_new`: strictly increasing µs across every call of one server, from the
+/// wall clock when it is ahead, else one µs past the last (so a burst or a clock step back runs
+/// ahead of the clock until it catches up, never repeating a timestamp). Plain data for shared
+/// memory.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    last: i64,
+}
+
+impl Timeline {
+    pub const fn new() -> Self {
+        Timeline { last: -1 }
+    }
+
+    /// The next timestamp, or `None` when it would reach all bits set (the sentinel).
+    pub fn next(&mut self, now_unix_us: i64) -> Option<i64> {
+        let next = now_unix_us.max(self.last + 1).max(0);
+        if next >= TIMESTAMP_MAX {
+            return None;
+        }
+        self.last = next;
+        Some(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn spec_example_packs_and_prints() {
+        let muid = Muid { timestamp: 1_642_579_230_975_519, medallion: 1_923_190_821_165, offset: 11 };
+        let bytes = muid.pack().unwrap();
+        assert_eq!(to_text(&bytes), "5D5EAC793E61F-1BFC71B112D-0000000B");
+        assert_eq!(Muid::unpack(&bytes), muid);
+    }
+
+    #[test]
+    fn negative_offsets_are_twos_complement_and_sort_last() {
+        let bytes = Muid { timestamp: 5, medallion: 7, offset: -1 }.pack().unwrap();
+        assert_eq!(to_text(&bytes), "0000000000005-00000000007-FFFFFFFF");
+        assert!(bytes > Muid { timestamp: 5, medallion: 7, offset: i32::MAX }.pack().unwrap());
+    }
+
+    #[test]
+    fn minus_one_is_all_bits_set_both_ways() {
+        let bytes = Muid { timestamp: -1, medallion: -1, offset: -1 }.pack().unwrap();
+        assert_eq!(bytes, [0xff; 16]);
+        assert_eq!(Muid::unpack(&bytes), Muid { timestamp: -1, medallion: -1, offset: -1 });
+    }
+
+    #[test]
+    fn fields_out_of_range_are_named() {
+        let muid = |timestamp, medallion| Muid { timestamp, medallion, offset: 0 };
+        assert_eq!(muid(TIMESTAMP_MAX + 1, 0).pack(), Err(Field::Timestamp));
+        assert_eq!(muid(-2, 0).pack(), Err(Field::Timestamp));
+        assert_eq!(muid(0, MEDALLION_MAX + 1).pack(), Err(Field::Medallion));
+        assert_eq!(muid(0, -2).pack(), Err(Field::Medallion));
+        assert_eq!(muid(TIMESTAMP_MAX, MEDALLION_MAX).pack(), muid(-1, -1).pack());
+    }
+
+    #[test]
+    fn parse_takes_canonical_text_in_either_case_and_the_short_forms() {
+        let full = parse("5D5EAC793E61F-1BFC71B112D-0000000B").unwrap();
+        assert_eq!(parse("5d5eac793e61f-1bfc71b112d-0000000b"), Some(full));
+        let short = parse("5D5EAC793E61F-1BFC71B112D").unwrap();
+        assert_eq!(to_text(&short), "5D5EAC793E61F-1BFC71B112D-00000000");
+        assert_eq!(to_text(&parse("5D5EAC793E61F").unwrap()), "5D5EAC793E61F-00000000000-00000000");
+        for bad in [
+            "",
+            "5D5EAC793E61F-",
+            "5D5EAC793E61F-1BFC71B112D-",
+            "05D5EAC793E61F-1BFC71B112D-000000B",
+            "5D5E_AC793E61-1BFC71B112D-0000000B",
+            "0x5D5EAC793E6-1BFC71B112D-0000000B",
+            "+D5EAC793E61F-1BFC71B112D-0000000B",
+            " 5D5EAC793E61F-1BFC71B112D-0000000B",
+            "5D5EAC793E61F-1BFC71B112D-0000000B-",
+            "5D5EAC793E61F1BFC71B112D0000000B",
+            "5d5eac79-3e61-f1bf-c71b-112d0000000b",
+            "5D5EAC793E61G-1BFC71B112D-0000000B",
+        ] {
+            assert_eq!(parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn timeline_is_the_clock_or_one_past_the_last() {
+        let mut timeline = Timeline::new();
+        assert_eq!(timeline.next(100), Some(100));
+        assert_eq!(timeline.next(100), Some(101));
+        assert_eq!(timeline.next(50), Some(102));
+        assert_eq!(timeline.next(200), Some(200));
+        assert_eq!(timeline.next(TIMESTAMP_MAX - 1), Some(TIMESTAMP_MAX - 1));
+        assert_eq!(timeline.next(0), None);
+    }
+
+    proptest! {
+        #[test]
+        fn pack_unpack_and_text_round_trip(timestamp in -1i64..TIMESTAMP_MAX, medallion in -1i64..MEDALLION_MAX, offset: i32) {
+            let muid = Muid { timestamp, medallion, offset };
+            let bytes = muid.pack().unwrap();
+            prop_assert_eq!(Muid::unpack(&bytes), muid);
+            let text = to_text(&bytes);
+            prop_assert_eq!(text.len(), TEXT_LEN);
+            prop_assert_eq!(parse(&text), Some(bytes));
+            prop_assert_eq!(parse(&text.to_lowercase()), Some(bytes));
+        }
+
+        #[test]
+        fn byte_order_is_field_order(a in (0i64..=TIMESTAMP_MAX, 0i64..=MEDALLION_MAX, any::<u32>()),
+                                     b in (0i64..=TIMESTAMP_MAX, 0i64..=MEDALLION_MAX, any::<u32>())) {
+            let pack = |(t, m, o): (i64, i64, u32)| Muid { timestamp: t, medallion: m, offset: o as i32 }.pack().unwrap();
+            prop_assert_eq!(pack(a).cmp(&pack(b)), a.cmp(&b));
+        }
+    }
+}
