@@ -88,3 +88,18 @@ COMMENT ON AGGREGATE min(sno) IS 'Smallest sno';
 COMMENT ON AGGREGATE max(sno) IS 'Largest sno';
 COMMENT ON CAST (sno AS bytea) IS 'The 10 raw bytes';
 COMMENT ON CAST (bytea AS sno) IS 'sno from exactly 10 bytes';
+
+COMMENT ON FUNCTION muid_new(integer) IS
+  'New Gink muid (as uuid) with this server''s medallion (comb_ext.medallion) and the given offset; timestamps are µs from the wall clock, strictly increasing across all sessions of the server';
+COMMENT ON FUNCTION muid_pack(bigint, bigint, integer) IS
+  'Gink muid from its fields: timestamp 0..2^52-1 µs since 1970, medallion 0..2^44-1 (-1 for either: Gink''s all-bits sentinel), offset any integer (two''s complement)';
+COMMENT ON FUNCTION muid_pack(timestamptz, bigint, integer) IS
+  'Gink muid with the time given as timestamptz (1970 to 2112-09-17; infinity is the -1 sentinel)';
+COMMENT ON FUNCTION muid_unpack(uuid) IS 'The three fields of a muid: timestamp (µs since 1970, -1 for the sentinel), medallion, offset';
+COMMENT ON FUNCTION muid_timestamp(uuid) IS 'The time of a muid (µs); the -1 sentinel is infinity';
+COMMENT ON FUNCTION muid_timestamp_us(uuid) IS 'The timestamp field of a muid as Gink''s integer: µs since 1970, or -1 for the sentinel';
+COMMENT ON FUNCTION muid_medallion(uuid) IS 'The medallion (node) of a muid, or -1 for the sentinel';
+COMMENT ON FUNCTION muid_offset(uuid) IS 'The offset of a muid (signed 32 bits)';
+COMMENT ON FUNCTION muid_text(uuid) IS 'Canonical muid text: 34 upper-case characters, TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO';
+COMMENT ON FUNCTION muid_parse(text) IS
+  'muid from canonical text in either case, or the short forms TTTTTTTTTTTTT-MMMMMMMMMMM and TTTTTTTTTTTTT (missing fields are 0)';

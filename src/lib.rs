@@ -7,6 +7,7 @@ pub mod core;
 
 mod comb;
 mod errors;
+mod muid;
 mod planner;
 mod shared;
 mod sno;
@@ -54,6 +55,11 @@ pgrx::extension_sql_file!(
         sno::sno_from_bytea,
     ]
 );
+pgrx::extension_sql_file!(
+    "../sql/muid.sql",
+    name = "muid",
+    requires = [muid::muid_timestamp_us, muid::muid_medallion, muid::muid_offset]
+);
 pgrx::extension_sql_file!("../sql/comments.sql", name = "comments", finalize);
 
 #[pg_guard]
@@ -99,6 +105,20 @@ fn register_settings() {
         GucContext::Suset,
         GucFlags::default(),
     );
+    // SAFETY: the check hook is #[pg_guard]ed and never panics.
+    unsafe {
+        GucRegistry::define_string_guc_with_hooks(
+            c"comb_ext.medallion",
+            c"Medallion (Gink node id) written into every muid this server generates.",
+            c"An integer below 2^44 - 1, decimal or 0x hex; give each server its own. Unset (the default) derives one in 0x10000000000..0x1FFFFFFFFFF from the cluster's system identifier.",
+            &muid::MEDALLION,
+            GucContext::Suset,
+            GucFlags::default(),
+            Some(muid::check_medallion),
+            None,
+            None,
+        );
+    }
 }
 
 /// Preloaded: reserve the generators' shared state at server start, so it never depends on the
@@ -111,7 +131,7 @@ unsafe fn reserve_shared_memory() {
         if let Some(previous) = PREVIOUS_REQUEST_HOOK {
             previous();
         }
-        pg_sys::RequestAddinShmemSpace(sno::SHARED_MEMORY_BYTES);
+        pg_sys::RequestAddinShmemSpace(sno::SHARED_MEMORY_BYTES + muid::SHARED_MEMORY_BYTES);
     }
 
     PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;

@@ -5,3 +5,4 @@ use pgrx::prelude::*;
 include!("comb.rs");
 include!("sqlserver_order.rs");
 include!("sno.rs");
+include!("muid.rs");

@@ -1,0 +1,182 @@
+//! SQL surface of Gink muids, stored as `uuid`: pack, unpack (sql/muid.sql), accessors, text, and
+//! `muid_new` with the server's medallion and a server-wide strictly increasing timeline.
+
+use crate::core::muid::{self as layout, Field, Muid, Timeline};
+use crate::core::time;
+use crate::errors;
+use crate::shared::Shared;
+use pgrx::prelude::*;
+use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
+use std::ffi::{c_char, c_void, CStr, CString};
+
+// ---- the medallion setting (registered in lib.rs) --------------------------------------------
+
+/// `comb_ext.medallion`: unset derives one from the cluster's system identifier.
+pub static MEDALLION: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+/// A medallion as written in the setting: decimal, or hex with a 0x prefix.
+fn parse_medallion(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => i64::from_str_radix(hex, 16).ok()?,
+        Some(_) => return None,
+        None if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text.parse().ok()?,
+        None => return None,
+    };
+    // All bits set is Gink's sentinel, not a node.
+    (0..layout::MEDALLION_MAX).contains(&value).then_some(value)
+}
+
+/// GUC check hook: refuses a value `muid_new` could not use, at SET time.
+#[pg_guard]
+pub unsafe extern "C-unwind" fn check_medallion(newval: *mut *mut c_char, _extra: *mut *mut c_void, _source: pg_sys::GucSource::Type) -> bool {
+    // SAFETY: PostgreSQL passes a valid pointer to the new value, a C string or NULL.
+    let value = unsafe { *newval };
+    if value.is_null() {
+        return true;
+    }
+    let text = unsafe { CStr::from_ptr(value) }.to_string_lossy();
+    if text.is_empty() || parse_medallion(&text).is_some() {
+        return true;
+    }
+    let detail = format!(
+        "A medallion is an integer from 0 to {} (0x{:X}), in decimal or 0x-prefixed hex; nodes draw theirs from 0x{:X} to 0x{:X}.",
+        layout::MEDALLION_MAX - 1,
+        layout::MEDALLION_MAX - 1,
+        layout::NODE_MEDALLION_MIN,
+        layout::NODE_MEDALLION_MAX
+    );
+    if let Ok(detail) = CString::new(detail) {
+        // SAFETY: PostgreSQL reports and frees the detail right after the hook returns.
+        unsafe { pg_sys::GUC_check_errdetail_string = pg_sys::pstrdup(detail.as_ptr()) };
+    }
+    false
+}
+
+/// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier
+/// (random at initdb) in the range nodes draw from.
+fn medallion() -> i64 {
+    if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(parse_medallion) {
+        return value;
+    }
+    // SAFETY: reads the control file copy every backend has in shared memory.
+    let id = unsafe { pg_sys::GetSystemIdentifier() };
+    layout::NODE_MEDALLION_MIN | ((id ^ (id >> 40)) & 0xFF_FFFF_FFFF) as i64
+}
+
+// ---- the generator ---------------------------------------------------------------------------
+
+/// One timeline for the whole server: every session's `muid_new` takes the next µs from it.
+static TIMELINE: Shared<Timeline> = Shared::new(c"comb_ext muid timeline v1", c"comb_ext_muid", Timeline::new());
+
+pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
+
+/// A new muid of this server's medallion: its timestamp is the wall clock in µs, strictly
+/// increasing across every session of the server (one µs past the last when the clock has not
+/// moved on), so no two calls ever share one.
+#[pg_extern(volatile, parallel_restricted)]
+fn muid_new(offset: default!(i32, 0)) -> Uuid {
+    let medallion = medallion();
+    let timestamp = TIMELINE.with_locked(|timeline| timeline.next(time::wall_clock_unix_us()));
+    match timestamp {
+        Some(timestamp) => pack("muid_new", timestamp, medallion, offset),
+        None => errors::datetime_out_of_range(format!(
+            "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
+            layout::TIMESTAMP_MAX - 1
+        )),
+    }
+}
+
+// ---- pack, accessors, text -------------------------------------------------------------------
+
+fn pack(function: &str, timestamp: i64, medallion: i64, offset: i32) -> Uuid {
+    match (Muid { timestamp, medallion, offset }).pack() {
+        Ok(bytes) => Uuid::from_bytes(bytes),
+        Err(field) => {
+            let value = match field {
+                Field::Timestamp => timestamp,
+                Field::Medallion => medallion,
+            };
+            errors::raise(
+                PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+                format!(
+                    "{function}: {} {value} is out of range: valid range is 0 to {}, or -1 (Gink's sentinel, all bits set)",
+                    field.name(),
+                    field.max()
+                ),
+                None,
+            )
+        }
+    }
+}
+
+/// A muid from its three fields (Gink's `Muid(timestamp, medallion, offset)`).
+#[pg_extern(immutable, strict, parallel_safe, name = "muid_pack")]
+fn muid_pack(timestamp: i64, medallion: i64, offset: default!(i32, 0)) -> Uuid {
+    pack("muid_pack", timestamp, medallion, offset)
+}
+
+/// `muid_pack` with the time as a `timestamptz`; 'infinity' is Gink's -1 sentinel.
+#[pg_extern(immutable, strict, parallel_safe, name = "muid_pack")]
+fn muid_pack_time(timestamp: TimestampWithTimeZone, medallion: i64, offset: default!(i32, 0)) -> Uuid {
+    let us = if timestamp.is_infinity() {
+        Some(-1)
+    } else {
+        time::unix_us_from_pg(timestamp.into_inner()).filter(|us| (0..layout::TIMESTAMP_MAX).contains(us))
+    };
+    match us {
+        Some(us) => pack("muid_pack", us, medallion, offset),
+        None => errors::datetime_out_of_range(format!(
+            "muid_pack: timestamp {timestamp} is out of range for a muid: valid range is 1970-01-01 00:00:00+00 \
+             to 2112-09-17 23:53:47.370494+00 ({} µs), or infinity for Gink's -1 sentinel",
+            layout::TIMESTAMP_MAX - 1
+        )),
+    }
+}
+
+/// The timestamp field as Gink's integer: µs since 1970, or -1 for the sentinel.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_timestamp_us(id: Uuid) -> i64 {
+    Muid::unpack(id.as_bytes()).timestamp
+}
+
+/// The timestamp as a `timestamptz`; the -1 sentinel is 'infinity'.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_timestamp(id: Uuid) -> TimestampWithTimeZone {
+    let us = Muid::unpack(id.as_bytes()).timestamp;
+    let pg = if us == -1 { i64::MAX } else { time::pg_from_unix_us(us) };
+    match TimestampWithTimeZone::try_from(pg) {
+        Ok(ts) => ts,
+        Err(_) => unreachable!("52 bits of µs since 1970 end in 2112, inside timestamptz's range"),
+    }
+}
+
+/// The medallion (the node), or -1 for the sentinel.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_medallion(id: Uuid) -> i64 {
+    Muid::unpack(id.as_bytes()).medallion
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_offset(id: Uuid) -> i32 {
+    Muid::unpack(id.as_bytes()).offset
+}
+
+/// Canonical text: 34 characters, upper case, `TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO`.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_text(id: Uuid) -> String {
+    layout::to_text(id.as_bytes())
+}
+
+/// A muid from canonical text (either case) or the spec's short forms.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_parse(text: &str) -> Uuid {
+    match layout::parse(text) {
+        Some(bytes) => Uuid::from_bytes(bytes),
+        None => errors::raise(
+            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            format!("invalid input syntax for a muid: \"{text}\""),
+            Some("A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT."),
+        ),
+    }
+}
