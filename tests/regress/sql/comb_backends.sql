@@ -5,7 +5,6 @@
 -- the same uuids for the same fixed time.
 --
 SHOW shared_preload_libraries;
-CREATE EXTENSION dblink;
 SELECT format('dbname=%s host=%s port=%s', current_database(),
               current_setting('unix_socket_directories'), current_setting('port')) AS conninfo \gset
 SELECT dblink_connect('a', :'conninfo');
@@ -20,4 +19,3 @@ FROM drawn;
 SELECT (SELECT x FROM dblink('a', 'SELECT pg_backend_pid()') AS t(x int))
     <> (SELECT x FROM dblink('b', 'SELECT pg_backend_pid()') AS t(x int)) AS different_processes;
 SELECT dblink_disconnect('a'), dblink_disconnect('b');
-DROP EXTENSION dblink;

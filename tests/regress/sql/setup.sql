@@ -42,3 +42,26 @@ $$;
 
 SELECT regress_order_key('00010203-0405-0607-0809-0a0b0c0d0e0f', 'sqlserver');
 SELECT regress_order_key('00010203-0405-0607-0809-0a0b0c0d0e0f', 'binary');
+
+-- Runs `statement` in `sessions` new sessions at the same time (dblink, sent without waiting),
+-- after `setup` in each; '%s' in either is replaced by the session's number, 1..sessions.
+CREATE EXTENSION dblink;
+CREATE FUNCTION regress_concurrently(sessions int, setup text, statement text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    conninfo text := format('dbname=%s host=%s port=%s', current_database(),
+                            current_setting('unix_socket_directories'), current_setting('port'));
+    s int;
+BEGIN
+    FOR s IN 1..sessions LOOP
+        PERFORM dblink_connect('regress' || s, conninfo);
+        PERFORM dblink_exec('regress' || s, format(setup, s));
+    END LOOP;
+    FOR s IN 1..sessions LOOP
+        PERFORM dblink_send_query('regress' || s, format(statement, s));
+    END LOOP;
+    FOR s IN 1..sessions LOOP
+        PERFORM * FROM dblink_get_result('regress' || s) AS r(status text);
+        PERFORM dblink_disconnect('regress' || s);
+    END LOOP;
+END $$;

@@ -4,35 +4,12 @@
 -- Then the same with a pool of four per 4 ms unit, where sessions must wait for each other.
 --
 SET TimeZone = 'UTC';
-CREATE EXTENSION dblink;
-SELECT format('dbname=%s host=%s port=%s', current_database(),
-              current_setting('unix_socket_directories'), current_setting('port')) AS conninfo \gset
 CREATE TABLE sno_drawn (phase int, session int, n int, id sno, at timestamptz);
 
-CREATE FUNCTION regress_sno_sessions(phase int, per_session int, setup text) RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE
-    s int;
-BEGIN
-    FOR s IN 1..4 LOOP
-        PERFORM dblink_connect('sno' || s, current_setting('regress.conninfo'));
-        PERFORM dblink_exec('sno' || s, setup);
-    END LOOP;
-    -- Sent without waiting: the four statements run at once.
-    FOR s IN 1..4 LOOP
-        PERFORM dblink_send_query('sno' || s, format(
-            'INSERT INTO sno_drawn SELECT %s, %s, n, sno_new(), clock_timestamp() FROM generate_series(1, %s) n',
-            phase, s, per_session));
-    END LOOP;
-    FOR s IN 1..4 LOOP
-        PERFORM * FROM dblink_get_result('sno' || s) AS r(status text);
-        PERFORM dblink_disconnect('sno' || s);
-    END LOOP;
-END $$;
-SELECT set_config('regress.conninfo', :'conninfo', false) IS NOT NULL AS configured;
-
-SELECT regress_sno_sessions(1, 100000, 'SET comb_ext.sno_partition = 7');
-SELECT regress_sno_sessions(2, 250, 'SET comb_ext.sno_partition = 7; SET comb_ext.sno_sequence_max = 3');
+SELECT regress_concurrently(4, 'SET comb_ext.sno_partition = 7',
+    'INSERT INTO sno_drawn SELECT 1, %s, n, sno_new(), clock_timestamp() FROM generate_series(1, 100000) n');
+SELECT regress_concurrently(4, 'SET comb_ext.sno_partition = 7; SET comb_ext.sno_sequence_max = 3',
+    'INSERT INTO sno_drawn SELECT 2, %s, n, sno_new(), clock_timestamp() FROM generate_series(1, 250) n');
 
 SELECT phase, count(*) AS made, count(DISTINCT id) AS distinct_ids, count(DISTINCT session) AS sessions,
        bool_and(sno_partition(id) = 7) AS partition_7,
@@ -49,6 +26,4 @@ SELECT phase, max(started) < min(finished) AS all_sessions_overlapped
 FROM (SELECT phase, session, min(at) AS started, max(at) AS finished FROM sno_drawn GROUP BY phase, session) s
 GROUP BY phase ORDER BY phase;
 
-DROP FUNCTION regress_sno_sessions(int, int, text);
 DROP TABLE sno_drawn;
-DROP EXTENSION dblink;
