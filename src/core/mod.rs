@@ -8,3 +8,4 @@ pub mod order;
 pub mod random;
 pub mod sno;
 pub mod time;
+pub mod uid8;
