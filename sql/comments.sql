@@ -103,3 +103,17 @@ COMMENT ON FUNCTION muid_offset(uuid) IS 'The offset of a muid (signed 32 bits)'
 COMMENT ON FUNCTION muid_text(uuid) IS 'Canonical muid text: 34 upper-case characters, TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO';
 COMMENT ON FUNCTION muid_parse(text) IS
   'muid from canonical text in either case, or the short forms TTTTTTTTTTTTT-MMMMMMMMMMM and TTTTTTTTTTTTT (missing fields are 0)';
+
+COMMENT ON TYPE uid8_mode IS
+  'Layout of an 8-byte unique ID: spread (timestamp bit-reversed, inserts spread over the whole index; the library default) or time_sequential (timestamp in the top bits, inserts at the right edge)';
+COMMENT ON FUNCTION uid8_new(uid8_mode) IS
+  'New 8-byte unique ID as bigint: wall-clock ms, up to 64 per ms, this session''s generator id (claimed on first use, held until the session ends), cluster id from comb_ext.uid8_cluster_id';
+COMMENT ON FUNCTION uid8_timestamp(bigint) IS 'The time of an 8-byte unique ID (ms)';
+COMMENT ON FUNCTION uid8_sequence(bigint) IS 'The sequence number (0-63) of an 8-byte unique ID';
+COMMENT ON FUNCTION uid8_generator(bigint) IS 'The generator id (0-2047) of an 8-byte unique ID';
+COMMENT ON FUNCTION uid8_cluster(bigint) IS 'The cluster id (0-15) of an 8-byte unique ID';
+COMMENT ON FUNCTION uid8_mode(bigint) IS 'The mode of an 8-byte unique ID, from its mode bit';
+COMMENT ON FUNCTION uid8_from_parts(bigint, integer, integer, integer, uid8_mode) IS
+  '8-byte unique ID from its fields: timestamp_ms 0..2^42-1, sequence 0..63, generator 0..2047, cluster 0..15';
+COMMENT ON FUNCTION uid8_to_bytea(bigint) IS 'The 8 bytes of an ID, big-endian (the library''s byte form)';
+COMMENT ON FUNCTION uid8_from_bytea(bytea) IS 'ID from exactly 8 bytes, big-endian';

@@ -13,6 +13,7 @@ mod shared;
 mod sno;
 mod sort_support;
 mod sqlserver_order;
+mod uid8;
 
 use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
 
@@ -102,6 +103,26 @@ fn register_settings() {
         &sno::SEQUENCE_MAX,
         0,
         u16::MAX as i32,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"comb_ext.uid8_cluster_id",
+        c"Cluster id (0-15) written into every uid8 this server generates.",
+        c"Give each cluster of generators its own; generator ids keep sessions of one cluster id apart.",
+        &uid8::CLUSTER_ID,
+        0,
+        15,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"comb_ext.uid8_generator_id",
+        c"Generator id (0-2047) this session claims for uid8_new; -1 claims any free one.",
+        c"A claimed id is a session-level lock no other session of the server can take until this one ends.",
+        &uid8::GENERATOR_ID,
+        -1,
+        2047,
         GucContext::Suset,
         GucFlags::default(),
     );

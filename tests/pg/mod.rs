@@ -6,3 +6,4 @@ include!("comb.rs");
 include!("sqlserver_order.rs");
 include!("sno.rs");
 include!("muid.rs");
+include!("uid8.rs");

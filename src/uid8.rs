@@ -1,0 +1,225 @@
+//! SQL surface of 8-byte unique IDs (as `bigint`): `uid8_new`, decoders, the builder, bytea
+//! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
+
+use crate::core::time;
+use crate::core::uid8::{Generator, Mode, Next, Parts};
+use crate::errors;
+use crate::shared;
+use pgrx::prelude::*;
+use pgrx::{pg_sys, GucSetting, PgSqlErrorCode};
+use std::cell::RefCell;
+
+#[allow(non_camel_case_types)]
+#[derive(PostgresEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum uid8_mode {
+    spread,
+    time_sequential,
+}
+
+impl From<uid8_mode> for Mode {
+    fn from(mode: uid8_mode) -> Mode {
+        match mode {
+            uid8_mode::spread => Mode::Spread,
+            uid8_mode::time_sequential => Mode::TimeSequential,
+        }
+    }
+}
+
+// ---- settings (registered in lib.rs) -------------------------------------------------------
+
+pub static CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(0);
+/// -1: claim any free generator id; 0..2047: claim this one.
+pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
+
+// ---- generator ids -------------------------------------------------------------------------
+
+/// Generator ids are session-level advisory locks in a key space of the extension's own: database
+/// 0 (SQL's advisory locks always carry the current database), key 0x75696438 ("uid8"), the
+/// cluster id and generator id as the second key, and 8 in the field where SQL's advisory locks
+/// put 1 or 2. They show in pg_locks as advisory locks on database 0. Being session locks in the
+/// user lock method, an ERROR does not release them; `pg_advisory_unlock_all()` (and
+/// `DISCARD ALL`) does, which each call checks (`LockHeldByMe`, a local look-up).
+fn lock_tag(cluster: i32, generator: i32) -> pg_sys::LOCKTAG {
+    pg_sys::LOCKTAG {
+        locktag_field1: 0,
+        locktag_field2: 0x7569_6438,
+        locktag_field3: (cluster as u32) << 11 | generator as u32,
+        locktag_field4: 8,
+        locktag_type: pg_sys::LockTagType::LOCKTAG_ADVISORY as u8,
+        locktag_lockmethodid: pg_sys::USER_LOCKMETHOD as u8,
+    }
+}
+
+const LOCK_MODE: pg_sys::LOCKMODE = pg_sys::ExclusiveLock as pg_sys::LOCKMODE;
+
+/// The generator id this session holds and its state.
+struct Claim {
+    cluster: i32,
+    generator: i32,
+    state: Generator,
+}
+
+impl Claim {
+    fn still_held(&self) -> bool {
+        // SAFETY: looks the tag up in this backend's local lock table.
+        unsafe { pg_sys::LockHeldByMe(&lock_tag(self.cluster, self.generator), LOCK_MODE) }
+    }
+
+    fn release(&self) {
+        // SAFETY: releases a session lock this backend may hold; a no-op (with a WARNING we avoid
+        // by checking first) otherwise.
+        unsafe {
+            if self.still_held() {
+                pg_sys::LockRelease(&lock_tag(self.cluster, self.generator), LOCK_MODE, true);
+            }
+        }
+    }
+}
+
+thread_local! {
+    static CLAIM: RefCell<Option<Claim>> = const { RefCell::new(None) };
+}
+
+fn try_claim(cluster: i32, generator: i32) -> bool {
+    // SAFETY: a session-level, non-waiting acquisition of a lock tag of our own.
+    let result = unsafe { pg_sys::LockAcquire(&lock_tag(cluster, generator), LOCK_MODE, true, true) };
+    result != pg_sys::LockAcquireResult::LOCKACQUIRE_NOT_AVAIL
+}
+
+/// Claims a generator id for `cluster`: the pinned one, or the first free one starting from a
+/// point that spreads backends apart (so claims rarely probe taken ids).
+fn claim(cluster: i32, pinned: i32) -> Claim {
+    let generator = if pinned >= 0 {
+        if !try_claim(cluster, pinned) {
+            errors::raise(
+                PgSqlErrorCode::ERRCODE_LOCK_NOT_AVAILABLE,
+                format!("uid8_new: generator id {pinned} of cluster id {cluster} is held by another session"),
+                Some("Pin another comb_ext.uid8_generator_id, or set it to -1 to claim any free one."),
+            );
+        }
+        pinned
+    } else {
+        // SAFETY: MyProcPid is a plain int set at process start.
+        let start = unsafe { pg_sys::MyProcPid }.rem_euclid(2048);
+        let free = (0..2048).map(|i| (start + i) % 2048).find(|&g| try_claim(cluster, g));
+        free.unwrap_or_else(|| {
+            errors::raise(
+                PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
+                format!("uid8_new: all 2048 generator ids of cluster id {cluster} are held by other sessions"),
+                Some("Each generating session holds one id until it ends; use another cluster id or fewer sessions."),
+            )
+        })
+    };
+    Claim { cluster, generator, state: Generator::claimed_at(now_ms()) }
+}
+
+fn now_ms() -> i64 {
+    time::wall_clock_unix_us().div_euclid(time::US_PER_MS)
+}
+
+/// A new ID: this session's generator id (claimed on first use, kept until the session ends),
+/// the cluster id setting, up to 64 per millisecond.
+#[pg_extern(volatile, parallel_restricted)]
+fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
+    let cluster = CLUSTER_ID.get();
+    let pinned = GENERATOR_ID.get();
+    loop {
+        let step = CLAIM.with_borrow_mut(|slot| {
+            let current = slot.take().filter(|c| {
+                let keep = c.cluster == cluster && (pinned < 0 || c.generator == pinned) && c.still_held();
+                if !keep {
+                    c.release();
+                }
+                keep
+            });
+            let claim = slot.insert(match current {
+                Some(claim) => claim,
+                None => claim(cluster, pinned),
+            });
+            (claim.generator, claim.state.next(now_ms()))
+        });
+        match step {
+            (generator, Next::Issue { timestamp_ms, sequence }) => {
+                let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
+                return parts.encode().unwrap_or_else(|_| {
+                    errors::datetime_out_of_range(format!(
+                        "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",
+                        crate::core::uid8::TIMESTAMP_LIMIT - 1
+                    ))
+                });
+            }
+            (_, Next::WaitUntil { timestamp_ms }) => shared::sleep_until(timestamp_ms * time::US_PER_MS),
+        }
+    }
+}
+
+// ---- decoders, builder, bytea ----------------------------------------------------------------
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_timestamp(id: i64) -> TimestampWithTimeZone {
+    let us = Parts::decode(id).timestamp_ms * time::US_PER_MS;
+    match TimestampWithTimeZone::try_from(time::pg_from_unix_us(us)) {
+        Ok(ts) => ts,
+        Err(_) => unreachable!("42 bits of ms end in 2109, inside timestamptz's range"),
+    }
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_sequence(id: i64) -> i32 {
+    Parts::decode(id).sequence
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_generator(id: i64) -> i32 {
+    Parts::decode(id).generator
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_cluster(id: i64) -> i32 {
+    Parts::decode(id).cluster
+}
+
+#[pg_extern(immutable, strict, parallel_safe, name = "uid8_mode")]
+fn uid8_mode_of(id: i64) -> uid8_mode {
+    match Parts::decode(id).mode {
+        Mode::Spread => uid8_mode::spread,
+        Mode::TimeSequential => uid8_mode::time_sequential,
+    }
+}
+
+/// The library's `Blueprint` with every field given, for migrations and tests.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_from_parts(
+    timestamp_ms: i64,
+    sequence: i32,
+    generator: i32,
+    cluster: i32,
+    mode: default!(uid8_mode, "'spread'"),
+) -> i64 {
+    let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
+    parts.encode().unwrap_or_else(|e| {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+            format!("uid8_from_parts: {} {} is out of range: valid range is 0 to {}", e.field, e.value, e.max),
+            None,
+        )
+    })
+}
+
+/// The 8 bytes of an ID, big-endian (the library's byte form).
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_to_bytea(id: i64) -> Vec<u8> {
+    id.to_be_bytes().to_vec()
+}
+
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uid8_from_bytea(bytes: &[u8]) -> i64 {
+    match <[u8; 8]>::try_from(bytes) {
+        Ok(bytes) => i64::from_be_bytes(bytes),
+        Err(_) => errors::raise(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            format!("invalid uid8: bytea of {} bytes: an ID is exactly 8 bytes", bytes.len()),
+            None,
+        ),
+    }
+}

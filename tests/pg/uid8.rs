@@ -1,0 +1,53 @@
+// In-server conformance for 8-byte unique IDs: uid8_from_parts, the decoders and the bytea
+// conversion against every entry of ../shared/vectors/uid8/vectors.json, both directions.
+
+const UID8_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/uid8/vectors.json"));
+
+/// A vector's mode as uid8_mode; null is the library default, SPREAD.
+const UID8_MODE: &str = "(CASE coalesce(e->'input'->>'mode', 'SPREAD') WHEN 'SPREAD' THEN 'spread' ELSE 'time_sequential' END)::uid8_mode";
+
+#[pg_test]
+fn uid8_functions_match_the_library_for_every_entry() {
+    assert_eq!(load_entries(UID8_VECTORS, "->'vectors'"), 167);
+    assert_eq!(
+        failures(&format!(
+            "uid8_from_parts((e->'input'->>'timestamp')::bigint, (e->'input'->>'sequence')::int,
+                             (e->'input'->>'generator_id')::int, (e->'input'->>'cluster_id')::int, {UID8_MODE})
+               = (e->>'int64')::bigint
+             AND uid8_to_bytea((e->>'int64')::bigint) = decode(e->>'bytes_hex', 'hex')
+             AND uid8_from_bytea(decode(e->>'bytes_hex', 'hex')) = (e->>'int64')::bigint"
+        )),
+        None
+    );
+    assert_eq!(
+        failures(
+            "uid8_timestamp((e->>'int64')::bigint) = to_timestamp(0) + (e->'decoded'->>'timestamp')::bigint * interval '1 millisecond'
+             AND uid8_sequence((e->>'int64')::bigint) = (e->'decoded'->>'sequence')::int
+             AND uid8_generator((e->>'int64')::bigint) = (e->'decoded'->>'generator_id')::int
+             AND uid8_cluster((e->>'int64')::bigint) = (e->'decoded'->>'cluster_id')::int
+             AND uid8_mode((e->>'int64')::bigint)::text = lower(e->'decoded'->>'mode')"
+        ),
+        None
+    );
+}
+
+#[pg_test]
+fn uid8_rejects_what_the_library_rejects() {
+    assert_eq!(load_entries(UID8_VECTORS, "->'rejected'"), 7);
+    Spi::run(
+        "CREATE FUNCTION pg_temp.uid8_sqlstate(e jsonb) RETURNS text LANGUAGE plpgsql AS $$
+         BEGIN
+             IF e->'input' ? 'bytes_hex' THEN
+                 PERFORM uid8_from_bytea(decode(e->'input'->>'bytes_hex', 'hex'));
+             ELSE
+                 PERFORM uid8_from_parts(coalesce((e->'input'->>'timestamp')::bigint, 0),
+                                         coalesce((e->'input'->>'sequence')::int, 0),
+                                         (e->'input'->>'generator_id')::int, (e->'input'->>'cluster_id')::int);
+             END IF;
+             RETURN 'accepted';
+         EXCEPTION WHEN others THEN RETURN SQLSTATE;
+         END $$",
+    )
+    .unwrap();
+    assert_eq!(failures("pg_temp.uid8_sqlstate(e) = CASE WHEN e->'input' ? 'bytes_hex' THEN '22P03' ELSE '22003' END"), None);
+}
