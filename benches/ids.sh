@@ -12,14 +12,7 @@ CALLS=${2:-2000000}
 DIR=${COMB_EXT_BENCH_DIR:-/tmp/comb_ext_bench_ids}
 PORT=${COMB_EXT_BENCH_PORT:-54332}
 
-bash "$REPO/scripts/setup.sh"
-say "installing comb_ext (release build)"
-(cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null)
-
-cluster_stop "$DIR"
-rm -rf "$DIR"
-cluster_start "$DIR" "$PORT"
-trap 'cluster_stop "$DIR"' EXIT
+bench_cluster "$DIR" "$PORT"
 
 python3 "$REPO/benches/ids.py" --host "$DIR" --port "$PORT" --bin "$PGBIN" \
     --rows "$ROWS" --calls "$CALLS" --out "$REPO/benches/results"

@@ -11,15 +11,8 @@ REPEATS=${2:-7}
 DIR=${COMB_EXT_BENCH_DIR:-/tmp/comb_ext_bench}
 PORT=${COMB_EXT_BENCH_PORT:-54331}
 
-bash "$REPO/scripts/setup.sh"
-say "installing comb_ext (release build)"
-(cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null)
-
-cluster_stop "$DIR"
-rm -rf "$DIR"
 # Both sorts fit in memory, run in one process, and read the table from shared buffers.
-cluster_start "$DIR" "$PORT" "shared_buffers = '512MB'" "work_mem = '1GB'" "max_parallel_workers_per_gather = 0" "jit = off"
-trap 'cluster_stop "$DIR"' EXIT
+bench_cluster "$DIR" "$PORT" "shared_buffers = '512MB'" "work_mem = '1GB'" "max_parallel_workers_per_gather = 0" "jit = off"
 psql_q() { cluster_psql "$DIR" "$PORT" -d postgres -qAt "$@"; }
 
 say "loading $ROWS random uuids"

@@ -47,3 +47,17 @@ cluster_psql() {
     shift 2
     "$PGBIN/psql" -X -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres "$@"
 }
+
+# Benchmarks: install what is missing and a release build of comb_ext, then start a fresh
+# cluster in DIR on PORT (further arguments are postgresql.conf lines), stopped when the script exits.
+bench_cluster() {
+    local dir=$1 port=$2
+    shift 2
+    bash "$REPO/scripts/setup.sh"
+    say "installing comb_ext (release build)"
+    (cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null)
+    cluster_stop "$dir"
+    rm -rf "$dir"
+    cluster_start "$dir" "$port" "$@"
+    trap "cluster_stop '$dir'" EXIT
+}
