@@ -25,6 +25,8 @@ cargo pgrx test pg15 --runas postgres --pgdata "$WORK/pgrx-data"
 
 say "installing the extension as users get it (no test schema)"
 cargo pgrx install --pg-config "$PG_CONFIG" >/dev/null
+# The previous release's install script, as a server that ran it has it: the upgrade test starts there.
+install -m 644 "$REPO/tests/upgrade/comb_ext--0.1.0.sql" "$($PG_CONFIG --sharedir)/extension/"
 
 say "pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
 # Preloaded, so the suite also shows the library is safe to load before the postmaster forks.
