@@ -38,7 +38,10 @@ status=0
     --host="$CLUSTER" --port="$PORT" --user=postgres --dbname=comb_ext_regress \
     --inputdir="$REPO/tests/regress" --outputdir="$RESULTS" \
     --schedule="$REPO/tests/regress/schedule" || status=$?
-if [ $status -ne 0 ] && [ -f "$RESULTS/regression.diffs" ]; then
-    cat "$RESULTS/regression.diffs"
+if [ $status -ne 0 ]; then
+    [ -f "$RESULTS/regression.diffs" ] && cat "$RESULTS/regression.diffs"
+    exit $status
 fi
-exit $status
+
+say "pg_dump / pg_restore round trip"
+bash "$REPO/tests/dump_restore.sh" "$CLUSTER" "$PORT"
