@@ -45,3 +45,6 @@ fi
 
 say "pg_dump / pg_restore round trip"
 bash "$REPO/tests/dump_restore.sh" "$CLUSTER" "$PORT"
+
+say "uniqueness under load across three clusters, and a backend's memory over 10 million calls"
+bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness"
