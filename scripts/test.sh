@@ -48,3 +48,6 @@ bash "$REPO/tests/dump_restore.sh" "$CLUSTER" "$PORT"
 
 say "uniqueness under load across three clusters, and a backend's memory over 10 million calls"
 bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness"
+
+say "fuzzing every parser and decoder of src/core, 60 s each"
+bash "$REPO/tests/fuzz.sh" 60

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fuzzing (cargo-fuzz, libFuzzer) of every parser and decoder in src/core: sno text, muid text,
+# every COMB decoder and order, uid8 decode. Each target asserts round trips as well as "no panic".
+# Runs each target for SECONDS (default 60) from its corpus in fuzz/corpus/, which grows as it goes.
+#   bash tests/fuzz.sh [seconds]
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib/common.sh"
+SECONDS_EACH=${1:-60}
+TARGETS=(sno_text muid_text comb_decode uid8_decode)
+
+if ! cargo fuzz --version 2>/dev/null | grep -q "0.13.2"; then
+    say "installing cargo-fuzz 0.13.2"
+    cargo install cargo-fuzz --version 0.13.2 --locked
+fi
+cd "$REPO/fuzz"
+# No sanitizer: the targets are safe Rust, and AddressSanitizer would need a nightly compiler.
+cargo fuzz build --sanitizer none
+for target in "${TARGETS[@]}"; do
+    mkdir -p "$REPO/fuzz/corpus/$target"
+    say "fuzzing $target for $SECONDS_EACH s"
+    log="$REPO/fuzz/target/$target.log"
+    # A crash (panic or failed assertion) makes cargo fuzz exit non-zero and keep the input in
+    # fuzz/artifacts/$target.
+    if ! cargo fuzz run --sanitizer none "$target" "$REPO/fuzz/corpus/$target" -- -max_total_time="$SECONDS_EACH" >"$log" 2>&1; then
+        tail -40 "$log"
+        echo "fuzz: $target failed, see fuzz/artifacts/$target" >&2
+        exit 1
+    fi
+    grep -E "^Done" "$log"
+done
+echo "fuzz: ${#TARGETS[@]} targets, $SECONDS_EACH s each, no crash"
