@@ -3,7 +3,7 @@
 use crate::core::comb::{self as layout, CombError, Format, Generator};
 use crate::core::random::ProcessRng;
 use crate::core::time;
-use crate::errors;
+use crate::errors::{self, shown};
 use pgrx::prelude::*;
 use pgrx::callconv::{Arg, ArgAbi};
 use pgrx::pgrx_sql_entity_graph::metadata::{
@@ -141,13 +141,6 @@ fn unix_us(function: &str, ts: TimestampWithTimeZone, format: Format) -> i64 {
             format.clock().range_text()
         )),
     }
-}
-
-/// A unix µs time as PostgreSQL shows a `timestamptz` in this session.
-fn shown(unix_us: i64) -> String {
-    TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
-        .map(|ts| ts.to_string())
-        .unwrap_or_else(|_| format!("{unix_us} µs since 1970"))
 }
 
 fn report(function: &str, format: Format, error: CombError) -> ! {

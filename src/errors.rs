@@ -1,8 +1,10 @@
 //! Error reports shared by every SQL-facing module: one SQLSTATE per kind of bad input, and a
 //! message that names the value and the valid range.
 
+use crate::core::time;
 use pgrx::pg_sys::errcodes::PgSqlErrorCode;
 use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::prelude::TimestampWithTimeZone;
 use pgrx::PgLogLevel;
 
 /// Raise an ERROR; never returns.
@@ -18,4 +20,20 @@ pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
 /// 22008: a time outside what the format can hold.
 pub fn datetime_out_of_range(message: String) -> ! {
     raise(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, message, None)
+}
+
+/// 22003: a field outside its range, naming the function, the field, the value and the range.
+pub fn field_out_of_range(function: &str, field: &str, value: i64, range: &str) -> ! {
+    raise(
+        PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        format!("{function}: {field} {value} is out of range: valid range is {range}"),
+        None,
+    )
+}
+
+/// A unix µs time as PostgreSQL shows a `timestamptz` in this session, for messages.
+pub fn shown(unix_us: i64) -> String {
+    TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
+        .map(|ts| ts.to_string())
+        .unwrap_or_else(|_| format!("{unix_us} µs since 1970"))
 }

@@ -97,14 +97,11 @@ fn pack(function: &str, timestamp: i64, medallion: i64, offset: i32) -> Uuid {
                 Field::Timestamp => timestamp,
                 Field::Medallion => medallion,
             };
-            errors::raise(
-                PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-                format!(
-                    "{function}: {} {value} is out of range: valid range is 0 to {}, or -1 (Gink's sentinel, all bits set)",
-                    field.name(),
-                    field.max()
-                ),
-                None,
+            errors::field_out_of_range(
+                function,
+                field.name(),
+                value,
+                &format!("0 to {}, or -1 (Gink's sentinel, all bits set)", field.max()),
             )
         }
     }

@@ -4,7 +4,7 @@
 
 use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::core::time;
-use crate::errors;
+use crate::errors::{self, shown};
 use crate::shared::{self, Shared};
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
@@ -123,12 +123,6 @@ fn range_text() -> String {
     format!("{} to {}", shown(layout::EPOCH_UNIX_US), shown(layout::last_unix_us()))
 }
 
-fn shown(unix_us: i64) -> String {
-    TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
-        .map(|ts| ts.to_string())
-        .unwrap_or_else(|_| format!("{unix_us} µs since 1970"))
-}
-
 /// A new sno: the next (unit, tick, sequence) of the server's generator, read under its lock
 /// with the clock read inside it, so lock order is time order. Waits outside the lock.
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
@@ -216,11 +210,7 @@ fn sno_from_bytea(bytes: &[u8]) -> Sno {
 /// A field value checked against 0..=max, else a 22003 error naming the field and range.
 fn field(function: &str, name: &str, value: i32, max: i32) -> i32 {
     if !(0..=max).contains(&value) {
-        errors::raise(
-            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-            format!("{function}: {name} {value} is out of range: valid range is 0 to {max}"),
-            None,
-        );
+        errors::field_out_of_range(function, name, value as i64, &format!("0 to {max}"));
     }
     value
 }
@@ -237,7 +227,7 @@ fn sno_time(id: Sno) -> TimestampWithTimeZone {
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_meta(id: Sno) -> i32 {
-    id.0[5] as i32
+    layout::decode(&id.0).meta as i32
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]

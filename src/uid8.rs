@@ -197,13 +197,9 @@ fn uid8_from_parts(
     mode: default!(uid8_mode, "'spread'"),
 ) -> i64 {
     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
-    parts.encode().unwrap_or_else(|e| {
-        errors::raise(
-            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-            format!("uid8_from_parts: {} {} is out of range: valid range is 0 to {}", e.field, e.value, e.max),
-            None,
-        )
-    })
+    parts
+        .encode()
+        .unwrap_or_else(|e| errors::field_out_of_range("uid8_from_parts", e.field, e.value, &format!("0 to {}", e.max)))
 }
 
 /// The 8 bytes of an ID, big-endian (the library's byte form).
