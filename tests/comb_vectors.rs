@@ -1,4 +1,4 @@
-//! Core conformance: every entry of ../shared/vectors/rtcomb/{create,decode,sqlguid_order}.json and
+//! Core conformance: every entry of tests/vectors/rtcomb/{create,decode,sqlguid_order}.json and
 //! ticks.json against `core::comb` and `core::order`, without PostgreSQL.
 
 mod support;

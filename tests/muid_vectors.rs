@@ -1,4 +1,4 @@
-//! Core conformance: every entry of ../shared/vectors/muid/vectors.json against `core::muid`,
+//! Core conformance: every entry of tests/vectors/muid/vectors.json against `core::muid`,
 //! without PostgreSQL.
 
 mod support;
@@ -28,7 +28,11 @@ fn pack_unpack_and_text_match_gink_for_every_valid_entry() {
         if i32::try_from(offset).is_err() {
             wrapped += 1;
         }
-        let muid = Muid { timestamp: field(input, "timestamp"), medallion: field(input, "medallion"), offset: offset_bits(offset) };
+        let muid = Muid {
+            timestamp: field(input, "timestamp"),
+            medallion: field(input, "medallion"),
+            offset: offset_bits(offset),
+        };
         let bytes = muid.pack().unwrap_or_else(|f| panic!("{entry}: {f:?}"));
         assert_eq!(bytes, uuid_bytes(entry["uuid"].as_str().unwrap()), "{entry}");
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -55,7 +59,11 @@ fn every_construct_gink_rejects_is_rejected() {
     let entries = vectors["rejected_construct"].as_array().expect("rejected_construct");
     for entry in entries {
         let input = &entry["input"];
-        let fields = (input["timestamp"].as_i64(), input["medallion"].as_i64(), input["offset"].as_i64().and_then(|o| i32::try_from(o).ok()));
+        let fields = (
+            input["timestamp"].as_i64(),
+            input["medallion"].as_i64(),
+            input["offset"].as_i64().and_then(|o| i32::try_from(o).ok()),
+        );
         let accepted = match fields {
             // A float timestamp or an offset outside integer cannot even reach muid_pack.
             (Some(timestamp), Some(medallion), Some(offset)) => Muid { timestamp, medallion, offset }.pack().is_ok(),

@@ -1,4 +1,4 @@
-//! Core conformance: every entry of ../shared/vectors/sno/{encode,components,decode_invalid}.json
+//! Core conformance: every entry of tests/vectors/sno/{encode,components,decode_invalid}.json
 //! against `core::sno`, without PostgreSQL.
 
 mod support;
@@ -69,7 +69,8 @@ fn every_decode_invalid_entry_is_rejected() {
     let mut sno_accepted = 0;
     for entry in entries {
         let hex = entry["input_hex"].as_str().unwrap();
-        let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        let bytes: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
         if let Some(text) = entry["input"].as_str() {
             assert_eq!(text.as_bytes(), bytes.as_slice(), "{entry}");
         }

@@ -1,4 +1,4 @@
-//! Core conformance: every entry of ../shared/vectors/uid8/vectors.json against `core::uid8`, both
+//! Core conformance: every entry of tests/vectors/uid8/vectors.json against `core::uid8`, both
 //! directions, without PostgreSQL.
 
 mod support;

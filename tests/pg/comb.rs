@@ -3,9 +3,9 @@
 // checkout) and checked set-wise in SQL, so what is tested is exactly what users call.
 
 
-const CREATE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/rtcomb/create.json"));
-const DECODE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/rtcomb/decode.json"));
-const TICKS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/ticks.json"));
+const CREATE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/rtcomb/create.json"));
+const DECODE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/rtcomb/decode.json"));
+const TICKS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/ticks.json"));
 
 /// Vector rows with their `comb_format` and, where given, their time as a `timestamptz`
 /// (to_timestamp of whole seconds is exact in float8; the µs are added as an interval).

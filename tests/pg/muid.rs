@@ -1,7 +1,7 @@
 // In-server conformance for muids: muid_pack, muid_unpack, muid_text and muid_parse against every
-// entry of ../shared/vectors/muid/vectors.json (read at build time, checked set-wise).
+// entry of tests/vectors/muid/vectors.json (read at build time, checked set-wise).
 
-const MUID_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/muid/vectors.json"));
+const MUID_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/muid/vectors.json"));
 
 /// The input offset as the `integer` with the same low 32 bits (Gink stores those bits; two of
 /// its inputs lie outside `integer`, the documented departure).

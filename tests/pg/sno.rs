@@ -1,11 +1,11 @@
 // In-server conformance for sno: the type's text input and output, sno_from_parts and the
-// accessors against every entry of ../shared/vectors/sno (read at build time, checked set-wise).
+// accessors against every entry of tests/vectors/sno (read at build time, checked set-wise).
 
-const SNO_ENCODE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/sno/encode.json"));
+const SNO_ENCODE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/encode.json"));
 const SNO_COMPONENTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/sno/components.json"));
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/components.json"));
 const SNO_DECODE_INVALID: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/sno/decode_invalid.json"));
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/decode_invalid.json"));
 
 /// The entries of a JSON array as a temp view `rows(e jsonb)`, for `failures`; `within` picks the
 /// array out of the document (e.g. `->'valid'`), or is empty.

@@ -1,9 +1,9 @@
 // Conformance of uuid_sqlserver_ops with System.Data.SqlTypes.SqlGuid: every uuid of
-// ../shared/vectors/rtcomb/sqlguid_order.json (ascending SqlGuid order), shuffled, comes back in
+// tests/vectors/rtcomb/sqlguid_order.json (ascending SqlGuid order), shuffled, comes back in
 // the file's order from an in-memory sort and from an index scan.
 
 const SQLGUID_ORDER: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/rtcomb/sqlguid_order.json"));
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/rtcomb/sqlguid_order.json"));
 
 /// The uuids in the order a query returns them, numbered by their position in the file.
 fn positions(query: &str) -> Vec<i64> {

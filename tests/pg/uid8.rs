@@ -1,7 +1,7 @@
 // In-server conformance for 8-byte unique IDs: uid8_from_parts, the decoders and the bytea
-// conversion against every entry of ../shared/vectors/uid8/vectors.json, both directions.
+// conversion against every entry of tests/vectors/uid8/vectors.json, both directions.
 
-const UID8_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/uid8/vectors.json"));
+const UID8_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/uid8/vectors.json"));
 
 /// A vector's mode as uid8_mode; null is the library default, SPREAD.
 const UID8_MODE: &str = "(CASE coalesce(e->'input'->>'mode', 'SPREAD') WHEN 'SPREAD' THEN 'spread' ELSE 'time_sequential' END)::uid8_mode";

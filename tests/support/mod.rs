@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-/// `../shared/vectors` beside the repository, or `$COMB_EXT_VECTORS`. A missing file fails the
+/// The repo's copy of the vectors, `tests/vectors`, or `$COMB_EXT_VECTORS`. A missing file fails the
 /// test: conformance is never skipped.
 #[allow(dead_code)]
 pub fn load(relative: &str) -> Value {
     let dir = std::env::var("COMB_EXT_VECTORS")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors").to_string());
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors").to_string());
     let path = format!("{dir}/{relative}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON: {e}"))
@@ -31,9 +31,7 @@ pub fn rtcomb_format(combo: &str) -> &'static str {
 /// RT.Comb's floating-point artefacts, where our exact integer rule departs by one unit.
 #[allow(dead_code)]
 pub fn is_documented_departure(entry: &Value) -> bool {
-    entry["tags"].as_array().is_some_and(|tags| {
-        tags.iter().any(|t| t == "ms_not_floor" || t == "day_rollover_quirk")
-    })
+    entry["tags"].as_array().is_some_and(|tags| tags.iter().any(|t| t == "ms_not_floor" || t == "day_rollover_quirk"))
 }
 
 #[allow(dead_code)]
