@@ -145,7 +145,7 @@ impl Clock {
     /// The unit as the clock writes it in a GUID (right-aligned in a u64).
     fn field(self, units: u64) -> u64 {
         match self {
-            Clock::SqlDateTime => (units / T300_PER_DAY) << 32 | units % T300_PER_DAY,
+            Clock::SqlDateTime => ((units / T300_PER_DAY) << 32) | (units % T300_PER_DAY),
             Clock::Unix | Clock::Ticks => units,
         }
     }
@@ -201,9 +201,7 @@ impl Format {
     pub const fn clock(self) -> Clock {
         match self {
             Format::PostgreSql | Format::SqlServer | Format::Binary => Clock::Unix,
-            Format::Legacy | Format::PostgreSqlSqlDateTime | Format::BinarySqlDateTime => {
-                Clock::SqlDateTime
-            }
+            Format::Legacy | Format::PostgreSqlSqlDateTime | Format::BinarySqlDateTime => Clock::SqlDateTime,
             Format::Ticks => Clock::Ticks,
         }
     }
@@ -291,9 +289,8 @@ impl Format {
     }
 
     fn read_counter(self, id: &[u8; 16]) -> u32 {
-        self.counter_slots().fold(0, |acc, (position, mask, shift)| {
-            acc << mask.count_ones() | ((id[position] & mask) >> shift) as u32
-        })
+        self.counter_slots()
+            .fold(0, |acc, (position, mask, shift)| acc << mask.count_ones() | ((id[position] & mask) >> shift) as u32)
     }
 
     fn write_counter(self, id: &mut [u8; 16], counter: u32) {
