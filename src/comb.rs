@@ -3,12 +3,13 @@
 use crate::core::comb::{self as layout, CombError, Format, Generator};
 use crate::core::random::ProcessRng;
 use crate::core::time;
-use crate::errors::{self, shown};
-use pgrx::prelude::*;
+use crate::errors;
+use crate::timestamptz::{self, shown};
 use pgrx::callconv::{Arg, ArgAbi};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
 };
+use pgrx::prelude::*;
 use pgrx::{Internal, Uuid};
 use std::cell::RefCell;
 
@@ -110,10 +111,7 @@ fn random_bytes() -> [u8; 16] {
 }
 
 fn session_for(session: &mut Option<Session>, pid: i32) -> &mut Session {
-    session.get_or_insert_with(|| Session {
-        rng: ProcessRng::new(pid),
-        generators: Format::ALL.map(Generator::new),
-    })
+    session.get_or_insert_with(|| Session { rng: ProcessRng::new(pid), generators: Format::ALL.map(Generator::new) })
 }
 
 fn generate(format: Format) -> Uuid {
@@ -133,7 +131,7 @@ fn generate(format: Format) -> Uuid {
 
 /// The unix µs of a `timestamptz`, or a 22008 error for ±infinity.
 fn unix_us(function: &str, ts: TimestampWithTimeZone, format: Format) -> i64 {
-    match time::unix_us_from_pg(ts.into_inner()) {
+    match timestamptz::unix_us(ts) {
         Some(us) => us,
         None => errors::datetime_out_of_range(format!(
             "{function}: timestamp {ts} is out of range for comb_format {}: valid range is {}",
@@ -229,10 +227,7 @@ fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(FormatArg,
 fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> TimestampWithTimeZone {
     let format = Format::from(format);
     match layout::timestamp(&id, format) {
-        Ok(us) => match TimestampWithTimeZone::try_from(time::pg_from_unix_us(us)) {
-            Ok(ts) => ts,
-            Err(_) => unreachable!("every clock decodes inside timestamptz's range"),
-        },
+        Ok(us) => timestamptz::from_unix_us(us),
         Err(error) => decode_error("comb_timestamp", id, format, error),
     }
 }
@@ -256,7 +251,7 @@ fn comb_is_ticks(id: Uuid) -> bool {
 
 /// A time bound of a range scan, open where `ts` is ±infinity.
 fn bound(ts: TimestampWithTimeZone) -> layout::Bound {
-    match time::unix_us_from_pg(ts.into_inner()) {
+    match timestamptz::unix_us(ts) {
         Some(us) => layout::Bound::At(us),
         None if ts.is_neg_infinity() => layout::Bound::BeforeAll,
         None => layout::Bound::AfterAll,

@@ -1,10 +1,8 @@
 //! Error reports shared by every SQL-facing module: one SQLSTATE per kind of bad input, and a
 //! message that names the value and the valid range.
 
-use crate::core::time;
 use pgrx::pg_sys::errcodes::PgSqlErrorCode;
 use pgrx::pg_sys::panic::ErrorReport;
-use pgrx::prelude::TimestampWithTimeZone;
 use pgrx::PgLogLevel;
 
 /// Raise an ERROR; never returns.
@@ -29,11 +27,4 @@ pub fn field_out_of_range(function: &str, field: &str, value: i64, range: &str) 
         format!("{function}: {field} {value} is out of range: valid range is {range}"),
         None,
     )
-}
-
-/// A unix µs time as PostgreSQL shows a `timestamptz` in this session, for messages.
-pub fn shown(unix_us: i64) -> String {
-    TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
-        .map(|ts| ts.to_string())
-        .unwrap_or_else(|_| format!("{unix_us} µs since 1970"))
 }

@@ -6,6 +6,7 @@ pgrx::pg_module_magic!(name, version);
 pub mod core;
 
 mod comb;
+mod compat;
 mod errors;
 mod muid;
 mod planner;
@@ -13,6 +14,7 @@ mod shared;
 mod sno;
 mod sort_support;
 mod sqlserver_order;
+mod timestamptz;
 mod uid8;
 
 use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
@@ -68,8 +70,11 @@ pub extern "C-unwind" fn _PG_init() {
     register_settings();
     // SAFETY: _PG_init runs once per process, in the postmaster when preloaded.
     unsafe {
+        compat::reserve_settings_prefix(c"comb_ext");
+        // Preloaded: the generators' shared state gets its space at server start, so it never
+        // depends on the segment's spare space (src/shared.rs).
         if pg_sys::process_shared_preload_libraries_in_progress {
-            reserve_shared_memory();
+            compat::request_shared_memory(sno::SHARED_MEMORY_BYTES + muid::SHARED_MEMORY_BYTES);
         }
     }
 }
@@ -140,23 +145,6 @@ fn register_settings() {
             None,
         );
     }
-}
-
-/// Preloaded: reserve the generators' shared state at server start, so it never depends on the
-/// segment's spare space (src/shared.rs).
-unsafe fn reserve_shared_memory() {
-    static mut PREVIOUS_REQUEST_HOOK: pg_sys::shmem_request_hook_type = None;
-
-    #[pg_guard]
-    unsafe extern "C-unwind" fn request() {
-        if let Some(previous) = PREVIOUS_REQUEST_HOOK {
-            previous();
-        }
-        pg_sys::RequestAddinShmemSpace(sno::SHARED_MEMORY_BYTES + muid::SHARED_MEMORY_BYTES);
-    }
-
-    PREVIOUS_REQUEST_HOOK = pg_sys::shmem_request_hook;
-    pg_sys::shmem_request_hook = Some(request);
 }
 
 /// In-server tests live beside the other tests, in tests/pg/.

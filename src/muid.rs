@@ -5,6 +5,7 @@ use crate::core::muid::{self as layout, Field, Muid, Timeline};
 use crate::core::time;
 use crate::errors;
 use crate::shared::Shared;
+use crate::timestamptz;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
 use std::ffi::{c_char, c_void, CStr, CString};
@@ -14,29 +15,20 @@ use std::ffi::{c_char, c_void, CStr, CString};
 /// `comb_ext.medallion`: unset derives one from the cluster's system identifier.
 pub static MEDALLION: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 
-/// A medallion as written in the setting: decimal, or hex with a 0x prefix.
-fn parse_medallion(text: &str) -> Option<i64> {
-    let text = text.trim();
-    let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => i64::from_str_radix(hex, 16).ok()?,
-        Some(_) => return None,
-        None if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text.parse().ok()?,
-        None => return None,
-    };
-    // All bits set is Gink's sentinel, not a node.
-    (0..layout::MEDALLION_MAX).contains(&value).then_some(value)
-}
-
 /// GUC check hook: refuses a value `muid_new` could not use, at SET time.
 #[pg_guard]
-pub unsafe extern "C-unwind" fn check_medallion(newval: *mut *mut c_char, _extra: *mut *mut c_void, _source: pg_sys::GucSource::Type) -> bool {
+pub unsafe extern "C-unwind" fn check_medallion(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
     // SAFETY: PostgreSQL passes a valid pointer to the new value, a C string or NULL.
     let value = unsafe { *newval };
     if value.is_null() {
         return true;
     }
     let text = unsafe { CStr::from_ptr(value) }.to_string_lossy();
-    if text.is_empty() || parse_medallion(&text).is_some() {
+    if text.is_empty() || layout::parse_medallion(&text).is_some() {
         return true;
     }
     let detail = format!(
@@ -56,12 +48,11 @@ pub unsafe extern "C-unwind" fn check_medallion(newval: *mut *mut c_char, _extra
 /// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier
 /// (random at initdb) in the range nodes draw from.
 fn medallion() -> i64 {
-    if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(parse_medallion) {
+    if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
         return value;
     }
     // SAFETY: reads the control file copy every backend has in shared memory.
-    let id = unsafe { pg_sys::GetSystemIdentifier() };
-    layout::NODE_MEDALLION_MIN | ((id ^ (id >> 40)) & 0xFF_FFFF_FFFF) as i64
+    layout::medallion_from_system_identifier(unsafe { pg_sys::GetSystemIdentifier() })
 }
 
 // ---- the generator ---------------------------------------------------------------------------
@@ -119,7 +110,7 @@ fn muid_pack_time(timestamp: TimestampWithTimeZone, medallion: i64, offset: defa
     let us = if timestamp.is_infinity() {
         Some(-1)
     } else {
-        time::unix_us_from_pg(timestamp.into_inner()).filter(|us| (0..layout::TIMESTAMP_MAX).contains(us))
+        timestamptz::unix_us(timestamp).filter(|us| (0..layout::TIMESTAMP_MAX).contains(us))
     };
     match us {
         Some(us) => pack("muid_pack", us, medallion, offset),
@@ -141,10 +132,10 @@ fn muid_timestamp_us(id: Uuid) -> i64 {
 #[pg_extern(immutable, strict, parallel_safe)]
 fn muid_timestamp(id: Uuid) -> TimestampWithTimeZone {
     let us = Muid::unpack(id.as_bytes()).timestamp;
-    let pg = if us == -1 { i64::MAX } else { time::pg_from_unix_us(us) };
-    match TimestampWithTimeZone::try_from(pg) {
-        Ok(ts) => ts,
-        Err(_) => unreachable!("52 bits of µs since 1970 end in 2112, inside timestamptz's range"),
+    if us == -1 {
+        TimestampWithTimeZone::positive_infinity()
+    } else {
+        timestamptz::from_unix_us(us)
     }
 }
 

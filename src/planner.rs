@@ -96,10 +96,10 @@ pub unsafe fn in_range_index_condition(request: Internal) -> Option<*mut pg_sys:
         }
     }
     let bound_function = range_bound_function((*call).funcid, (*format_const).consttype)?;
-    let operator = |strategy: u32| {
-        pg_sys::get_opfamily_member((*req).opfamily, pg_sys::UUIDOID, pg_sys::UUIDOID, strategy as i16)
-    };
-    let (at_or_after, before) = (operator(pg_sys::BTGreaterEqualStrategyNumber), operator(pg_sys::BTLessStrategyNumber));
+    let operator =
+        |strategy: u32| pg_sys::get_opfamily_member((*req).opfamily, pg_sys::UUIDOID, pg_sys::UUIDOID, strategy as i16);
+    let (at_or_after, before) =
+        (operator(pg_sys::BTGreaterEqualStrategyNumber), operator(pg_sys::BTLessStrategyNumber));
     if at_or_after == pg_sys::InvalidOid || before == pg_sys::InvalidOid {
         return None;
     }

@@ -3,9 +3,11 @@
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
 use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
-use crate::core::time;
-use crate::errors::{self, shown};
+use crate::core::{range, time};
+use crate::errors;
 use crate::shared::{self, Shared};
+use crate::sort_support::Abbreviate;
+use crate::timestamptz::{self, shown};
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
 use pgrx::pgrx_sql_entity_graph::metadata::{
@@ -86,8 +88,7 @@ fn partition() -> u16 {
     match PARTITION.get() {
         -1 => {
             // SAFETY: reads the control file copy every backend has in shared memory.
-            let id = unsafe { pg_sys::GetSystemIdentifier() };
-            (id ^ (id >> 16) ^ (id >> 32) ^ (id >> 48)) as u16
+            layout::partition_from_system_identifier(unsafe { pg_sys::GetSystemIdentifier() })
         }
         // The setting's range is -1..65535.
         partition => partition as u16,
@@ -114,8 +115,7 @@ fn sequence_bounds() -> SequenceBounds {
 
 /// One sno generator for the whole server: every session draws from it, so no two sessions ever
 /// hold the same (time, tick, sequence), whatever their number.
-static GENERATOR: Shared<Generator> =
-    Shared::new(c"comb_ext sno generator v1", c"comb_ext_sno", Generator::new());
+static GENERATOR: Shared<Generator> = Shared::new(c"comb_ext sno generator v1", c"comb_ext_sno", Generator::new());
 
 pub const SHARED_MEMORY_BYTES: usize = GENERATOR.size();
 
@@ -151,16 +151,21 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
 
 // ---- text and binary I/O -------------------------------------------------------------------
 
+/// Text input. Bad text is a 22P02 error, or on PostgreSQL 16+ a soft error for callers that ask
+/// for one (`pg_input_is_valid`, COPY ... ON_ERROR).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn sno_in(input: &CStr) -> Sno {
-    match layout::from_text(input.to_bytes()) {
-        Some(id) => Sno(id),
-        None => errors::raise(
-            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!("invalid input syntax for type sno: \"{}\"", input.to_string_lossy()),
-            Some("A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case)."),
-        ),
+fn sno_in(input: &CStr, fcinfo: pg_sys::FunctionCallInfo) -> Sno {
+    if let Some(id) = layout::from_text(input.to_bytes()) {
+        return Sno(id);
     }
+    let code = PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION;
+    let message = format!("invalid input syntax for type sno: \"{}\"", input.to_string_lossy());
+    let hint = "A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).";
+    // SAFETY: fcinfo is this call's own.
+    if unsafe { crate::compat::save_soft_error(fcinfo, code, &message, Some(hint)) } {
+        return Sno([0; layout::LEN]);
+    }
+    errors::raise(code, message, Some(hint))
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -208,21 +213,17 @@ fn sno_from_bytea(bytes: &[u8]) -> Sno {
 // ---- accessors, builder and range bound ------------------------------------------------------
 
 /// A field value checked against 0..=max, else a 22003 error naming the field and range.
-fn field(function: &str, name: &str, value: i32, max: i32) -> i32 {
-    if !(0..=max).contains(&value) {
-        errors::field_out_of_range(function, name, value as i64, &format!("0 to {max}"));
+fn field(function: &str, name: &'static str, value: i32, max: i32) -> i32 {
+    match range::check(name, value as i64, 0, max as i64) {
+        Ok(_) => value,
+        Err(e) => errors::field_out_of_range(function, e.field, e.value, &e.range_text()),
     }
-    value
 }
 
 /// The time of a sno: the first µs of its 4 ms unit.
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_time(id: Sno) -> TimestampWithTimeZone {
-    let us = layout::unix_us(layout::decode(&id.0).units);
-    match TimestampWithTimeZone::try_from(time::pg_from_unix_us(us)) {
-        Ok(ts) => ts,
-        Err(_) => unreachable!("2010..2079 is inside timestamptz's range"),
-    }
+    timestamptz::from_unix_us(layout::unix_us(layout::decode(&id.0).units))
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
@@ -254,7 +255,7 @@ fn sno_from_parts(
     sequence: i32,
     tick: default!(bool, false),
 ) -> Sno {
-    let units = time::unix_us_from_pg(ts.into_inner()).and_then(layout::units).unwrap_or_else(|| {
+    let units = timestamptz::unix_us(ts).and_then(layout::units).unwrap_or_else(|| {
         errors::datetime_out_of_range(format!(
             "sno_from_parts: timestamp {ts} is out of range for sno: valid range is {}",
             range_text()
@@ -270,7 +271,7 @@ fn sno_from_parts(
 /// `id >= sno_floor(lower) AND id < sno_floor(upper)`. Any time before 2010 gives the smallest sno.
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_floor(ts: TimestampWithTimeZone) -> Sno {
-    let unix_us = if ts.is_neg_infinity() { Some(i64::MIN) } else { time::unix_us_from_pg(ts.into_inner()) };
+    let unix_us = if ts.is_neg_infinity() { Some(i64::MIN) } else { timestamptz::unix_us(ts) };
     match unix_us.and_then(layout::floor) {
         Some(id) => Sno(id),
         None => errors::datetime_out_of_range(format!(
@@ -357,16 +358,16 @@ unsafe extern "C-unwind" fn sno_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum, _: p
     sno_bytes(a).cmp(sno_bytes(b)) as c_int
 }
 
-/// Abbreviated key: bytes 0-7 (time, tick, meta, partition) as one big-endian integer.
-unsafe extern "C-unwind" fn sno_abbrev_convert(original: pg_sys::Datum, _: pg_sys::SortSupport) -> pg_sys::Datum {
-    let bytes = sno_bytes(original);
-    let mut key = [0u8; 8];
-    key.copy_from_slice(&bytes[..8]);
-    pg_sys::Datum::from(u64::from_be_bytes(key) as usize)
+struct SnoKey;
+
+impl Abbreviate for SnoKey {
+    unsafe fn key(datum: pg_sys::Datum) -> u64 {
+        layout::abbreviated(sno_bytes(datum))
+    }
 }
 
 /// Btree support function 2: sort support with abbreviated keys.
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_sortsupport(ssup: Internal) {
-    crate::sort_support::install(ssup, sno_fastcmp, sno_abbrev_convert);
+    crate::sort_support::install::<SnoKey>(ssup, sno_fastcmp);
 }

@@ -1,40 +1,99 @@
 //! Sort support shared by the btree operator classes: a full comparator, and abbreviated keys
-//! compared by PostgreSQL's own unsigned Datum comparator.
+//! compared as unsigned integers, abandoned as `uuid.c` abandons its own when a cardinality
+//! estimate shows the keys rarely decide anything (a bulk of ids made in one burst shares its
+//! leading bytes: one sno key covers about 25,000 ids of a server's 4 ms unit).
 
-use pgrx::pg_sys;
-use pgrx::Internal;
-use std::ffi::c_int;
+use pgrx::{pg_sys, Internal, PgMemoryContexts};
+use std::ffi::{c_double, c_int};
 
 pub type Comparator = unsafe extern "C-unwind" fn(pg_sys::Datum, pg_sys::Datum, pg_sys::SortSupport) -> c_int;
-pub type AbbrevConverter = unsafe extern "C-unwind" fn(pg_sys::Datum, pg_sys::SortSupport) -> pg_sys::Datum;
+
+/// A type's abbreviated key: an unsigned integer whose order agrees with the full comparator
+/// wherever two keys differ (equal keys may still hold different values).
+pub trait Abbreviate {
+    /// SAFETY: `datum` is a non-null value of the operator class's type.
+    unsafe fn key(datum: pg_sys::Datum) -> u64;
+}
+
+/// lib/hyperloglog.h's `hyperLogLogState` (the same in every supported major; pgrx does not bind it).
+#[repr(C)]
+struct HyperLogLog {
+    register_width: u8,
+    n_registers: usize,
+    alpha_mm: c_double,
+    hashes: *mut u8,
+    arr_size: usize,
+}
+
+/// Per-sort state, in the sort's memory context: how many keys were made, and a HyperLogLog
+/// estimate of how many of them differ.
+#[repr(C)]
+struct Estimate {
+    input_count: f64,
+    estimating: bool,
+    cardinality: HyperLogLog,
+}
 
 unsafe extern "C-unwind" {
-    /// PostgreSQL's own unsigned Datum comparator. Passing this very function (not a wrapper)
-    /// lets tuplesort use its qsort specialised for unsigned abbreviated keys (PostgreSQL 15+).
-    #[link_name = "ssup_datum_unsigned_cmp"]
-    fn postgres_ssup_datum_unsigned_cmp(x: pg_sys::Datum, y: pg_sys::Datum, ssup: pg_sys::SortSupport) -> c_int;
+    // PostgreSQL's own. Only initHyperLogLog allocates; the others compute on memory we own and
+    // never raise an error, so the per-row path needs no guard.
+    fn initHyperLogLog(state: *mut HyperLogLog, bwidth: u8);
+    fn addHyperLogLog(state: *mut HyperLogLog, hash: u32);
+    fn estimateHyperLogLog(state: *mut HyperLogLog) -> c_double;
+    fn hash_bytes_uint32(k: u32) -> u32;
 }
 
-/// Abbreviation never aborts: the keys of both classes are time-ordered or random in their
-/// leading bytes, so the full comparator is needed only for ties within those bytes.
-unsafe extern "C-unwind" fn never_abort(_memtupcount: c_int, _ssup: pg_sys::SortSupport) -> bool {
-    false
+unsafe extern "C-unwind" fn convert<A: Abbreviate>(
+    original: pg_sys::Datum,
+    ssup: pg_sys::SortSupport,
+) -> pg_sys::Datum {
+    let key = A::key(original);
+    let estimate = (*ssup).ssup_extra.cast::<Estimate>();
+    if !estimate.is_null() && (*estimate).estimating {
+        (*estimate).input_count += 1.0;
+        // Both halves count, as uuid.c folds its key before hashing.
+        addHyperLogLog(&mut (*estimate).cardinality, hash_bytes_uint32(key as u32 ^ (key >> 32) as u32));
+    }
+    pg_sys::Datum::from(key as usize)
 }
 
-/// Fills in the SortSupportData a btree sort support function receives. `abbreviate` turns a
-/// value into an unsigned key whose order agrees with `full` (equal keys may still differ).
-pub fn install(ssup: Internal, full: Comparator, abbreviate: AbbrevConverter) {
-    // SAFETY: PostgreSQL calls a btree sort support function with a valid SortSupportData.
+/// uuid.c's rule: after 10,000 keys, give abbreviation up while fewer than one key in 2,000 is
+/// distinct; stop checking once 100,000 distinct keys are seen.
+unsafe extern "C-unwind" fn abort(memtupcount: c_int, ssup: pg_sys::SortSupport) -> bool {
+    let estimate = (*ssup).ssup_extra.cast::<Estimate>();
+    if estimate.is_null() || memtupcount < 10_000 || (*estimate).input_count < 10_000.0 || !(*estimate).estimating {
+        return false;
+    }
+    let distinct = estimateHyperLogLog(&mut (*estimate).cardinality);
+    if distinct > 100_000.0 {
+        (*estimate).estimating = false;
+        return false;
+    }
+    distinct < (*estimate).input_count / 2_000.0 + 0.5
+}
+
+/// Fills in the SortSupportData a btree sort support function receives.
+pub fn install<A: Abbreviate>(ssup: Internal, full: Comparator) {
+    // SAFETY: PostgreSQL calls a btree sort support function with a valid SortSupportData whose
+    // ssup_cxt lives as long as the sort.
     unsafe {
         let Some(datum) = ssup.unwrap() else { return };
         let ssup = datum.cast_mut_ptr::<pg_sys::SortSupportData>();
         (*ssup).comparator = Some(full);
         // Abbreviated keys need 8-byte Datums, as on every 64-bit platform.
         if (*ssup).abbreviate && std::mem::size_of::<pg_sys::Datum>() == 8 {
+            let estimate = PgMemoryContexts::For((*ssup).ssup_cxt).switch_to(|context| {
+                let estimate = context.palloc0_struct::<Estimate>();
+                (*estimate).estimating = true;
+                // It allocates, so may raise an error: through pgrx's guard, which turns that into a panic.
+                pg_sys::ffi::pg_guard_ffi_boundary(|| initHyperLogLog(&mut (*estimate).cardinality, 10));
+                estimate
+            });
+            (*ssup).ssup_extra = estimate.cast();
             (*ssup).abbrev_full_comparator = Some(full);
-            (*ssup).abbrev_converter = Some(abbreviate);
-            (*ssup).abbrev_abort = Some(never_abort);
-            (*ssup).comparator = Some(postgres_ssup_datum_unsigned_cmp);
+            (*ssup).abbrev_converter = Some(convert::<A>);
+            (*ssup).abbrev_abort = Some(abort);
+            (*ssup).comparator = Some(crate::compat::unsigned_abbrev_cmp());
         }
     }
 }

@@ -2,6 +2,7 @@
 //! operator class `uuid_sqlserver_ops` (sql/sqlserver_order.sql), and its sort support.
 
 use crate::core::order::Order;
+use crate::sort_support::Abbreviate;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, Internal, Uuid};
 use std::cmp::Ordering;
@@ -47,25 +48,21 @@ unsafe fn uuid_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8; 16] {
 }
 
 /// Full comparator. It only reads bytes, so nothing here can raise an error or panic.
-unsafe extern "C-unwind" fn sqlserver_fastcmp(
-    a: pg_sys::Datum,
-    b: pg_sys::Datum,
-    _ssup: pg_sys::SortSupport,
-) -> c_int {
+unsafe extern "C-unwind" fn sqlserver_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum, _ssup: pg_sys::SortSupport) -> c_int {
     Order::SqlServer.cmp(uuid_bytes(a), uuid_bytes(b)) as c_int
 }
 
-/// Abbreviated key: the eight bytes SQL Server compares first (10-15, 8, 9) as one unsigned
-/// integer, compared by PostgreSQL's own `ssup_datum_unsigned_cmp` (as `uuid.c` does).
-unsafe extern "C-unwind" fn sqlserver_abbrev_convert(
-    original: pg_sys::Datum,
-    _ssup: pg_sys::SortSupport,
-) -> pg_sys::Datum {
-    pg_sys::Datum::from(Order::SqlServer.abbreviated(uuid_bytes(original)) as usize)
+/// Abbreviated key: the eight bytes SQL Server compares first (10-15, 8, 9) as one unsigned integer.
+struct SqlServerKey;
+
+impl Abbreviate for SqlServerKey {
+    unsafe fn key(datum: pg_sys::Datum) -> u64 {
+        Order::SqlServer.abbreviated(uuid_bytes(datum))
+    }
 }
 
 /// Btree support function 2: sort support with abbreviated keys.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uuid_sqlserver_sortsupport(ssup: Internal) {
-    crate::sort_support::install(ssup, sqlserver_fastcmp, sqlserver_abbrev_convert);
+    crate::sort_support::install::<SqlServerKey>(ssup, sqlserver_fastcmp);
 }

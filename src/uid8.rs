@@ -2,9 +2,10 @@
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
 use crate::core::time;
-use crate::core::uid8::{Generator, Mode, Next, Parts};
+use crate::core::uid8::{self, Generator, Mode, Next, Parts};
 use crate::errors;
 use crate::shared;
+use crate::timestamptz;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode};
 use std::cell::RefCell;
@@ -43,7 +44,7 @@ fn lock_tag(cluster: i32, generator: i32) -> pg_sys::LOCKTAG {
     pg_sys::LOCKTAG {
         locktag_field1: 0,
         locktag_field2: 0x7569_6438,
-        locktag_field3: (cluster as u32) << 11 | generator as u32,
+        locktag_field3: uid8::claim_key(cluster, generator),
         locktag_field4: 8,
         locktag_type: pg_sys::LockTagType::LOCKTAG_ADVISORY as u8,
         locktag_lockmethodid: pg_sys::USER_LOCKMETHOD as u8,
@@ -62,7 +63,7 @@ struct Claim {
 impl Claim {
     fn still_held(&self) -> bool {
         // SAFETY: looks the tag up in this backend's local lock table.
-        unsafe { pg_sys::LockHeldByMe(&lock_tag(self.cluster, self.generator), LOCK_MODE) }
+        unsafe { crate::compat::lock_held_by_me(&lock_tag(self.cluster, self.generator), LOCK_MODE) }
     }
 
     fn release(&self) {
@@ -100,8 +101,7 @@ fn claim(cluster: i32, pinned: i32) -> Claim {
         pinned
     } else {
         // SAFETY: MyProcPid is a plain int set at process start.
-        let start = unsafe { pg_sys::MyProcPid }.rem_euclid(2048);
-        let free = (0..2048).map(|i| (start + i) % 2048).find(|&g| try_claim(cluster, g));
+        let free = uid8::probe_order(unsafe { pg_sys::MyProcPid }).find(|&g| try_claim(cluster, g));
         free.unwrap_or_else(|| {
             errors::raise(
                 PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
@@ -157,11 +157,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
 
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uid8_timestamp(id: i64) -> TimestampWithTimeZone {
-    let us = Parts::decode(id).timestamp_ms * time::US_PER_MS;
-    match TimestampWithTimeZone::try_from(time::pg_from_unix_us(us)) {
-        Ok(ts) => ts,
-        Err(_) => unreachable!("42 bits of ms end in 2109, inside timestamptz's range"),
-    }
+    timestamptz::from_unix_us(Parts::decode(id).timestamp_ms * time::US_PER_MS)
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -197,9 +193,7 @@ fn uid8_from_parts(
     mode: default!(uid8_mode, "'spread'"),
 ) -> i64 {
     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
-    parts
-        .encode()
-        .unwrap_or_else(|e| errors::field_out_of_range("uid8_from_parts", e.field, e.value, &format!("0 to {}", e.max)))
+    parts.encode().unwrap_or_else(|e| errors::field_out_of_range("uid8_from_parts", e.field, e.value, &e.range_text()))
 }
 
 /// The 8 bytes of an ID, big-endian (the library's byte form).

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzing (cargo-fuzz, libFuzzer) of every parser and decoder in src/core: sno text, muid text,
-# every COMB decoder and order, uid8 decode. Each target asserts round trips as well as "no panic".
+# every COMB decoder and order, uid8 decode, the medallion setting. Each target asserts round trips as well as "no panic".
 # Runs each target for SECONDS (default 60) from its corpus in fuzz/corpus/, which grows as it goes.
 #   bash tests/fuzz.sh [seconds]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 SECONDS_EACH=${1:-60}
-TARGETS=(sno_text muid_text comb_decode uid8_decode)
+TARGETS=(sno_text muid_text comb_decode uid8_decode medallion)
 
 if ! cargo fuzz --version 2>/dev/null | grep -q "0.13.2"; then
     say "installing cargo-fuzz 0.13.2"

@@ -6,6 +6,7 @@ pub mod comb;
 pub mod muid;
 pub mod order;
 pub mod random;
+pub mod range;
 pub mod sno;
 pub mod time;
 pub mod uid8;

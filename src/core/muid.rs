@@ -57,8 +57,7 @@ fn field_bits(value: i64, field: Field) -> Result<u64, Field> {
             Field::Timestamp => TIMESTAMP_ALL,
             Field::Medallion => MEDALLION_ALL,
         }),
-        v if (0..=field.max()).contains(&v) => Ok(v as u64),
-        _ => Err(field),
+        v => super::range::check(field.name(), v, 0, field.max()).map(|v| v as u64).map_err(|_| field),
     }
 }
 
@@ -92,12 +91,7 @@ impl Muid {
 /// Canonical text of packed bytes: `TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO`, upper case.
 pub fn to_text(bytes: &[u8; 16]) -> String {
     let value = u128::from_be_bytes(*bytes);
-    format!(
-        "{:013X}-{:011X}-{:08X}",
-        value >> 76,
-        (value >> 32) as u64 & MEDALLION_ALL,
-        value as u32
-    )
+    format!("{:013X}-{:011X}-{:08X}", value >> 76, (value >> 32) as u64 & MEDALLION_ALL, value as u32)
 }
 
 /// Packed bytes from text: the canonical form in either case, or the spec's short forms
@@ -119,6 +113,28 @@ fn hex_group(group: &str, width: usize) -> Option<u64> {
         return None;
     }
     u64::from_str_radix(group, 16).ok()
+}
+
+/// A medallion as the `comb_ext.medallion` setting writes it: decimal, or hex with a 0x prefix,
+/// surrounding spaces ignored, from 0 to `MEDALLION_MAX - 1` (all bits set is Gink's sentinel, not a node).
+pub fn parse_medallion(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (digits, radix) = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => (hex, 16),
+        None => (text, 10),
+    };
+    // from_str_radix alone would also take a sign.
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let value = i64::from_str_radix(digits, radix).ok()?;
+    (0..MEDALLION_MAX).contains(&value).then_some(value)
+}
+
+/// The medallion of a server without the setting: 40 bits folded from its system identifier
+/// (random at initdb), in the range nodes draw theirs from.
+pub fn medallion_from_system_identifier(id: u64) -> i64 {
+    NODE_MEDALLION_MIN | ((id ^ (id >> 40)) & 0xFF_FFFF_FFFF) as i64
 }
 
 /// Timestamps for `muid_new`: strictly increasing µs across every call of one server, from the
@@ -151,6 +167,36 @@ impl Timeline {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn medallion_setting_takes_decimal_and_0x_hex_below_the_sentinel() {
+        assert_eq!(parse_medallion("0"), Some(0));
+        assert_eq!(parse_medallion(" 1099511627776 "), Some(0x100_0000_0000));
+        assert_eq!(parse_medallion("0x1FFFFFFFFFF"), Some(NODE_MEDALLION_MAX));
+        assert_eq!(parse_medallion("0Xabc"), Some(0xABC));
+        assert_eq!(parse_medallion("0xFFFFFFFFFFE"), Some(MEDALLION_MAX - 1));
+        for bad in ["", "0x", "-1", "+5", "0xFFFFFFFFFFF", "17592186044415", "1e3", "0x-1", "12 34", "0b101", "ab"] {
+            assert_eq!(parse_medallion(bad), None, "{bad:?}");
+        }
+        assert_eq!(parse_medallion("99999999999999999999999"), None);
+    }
+
+    #[test]
+    fn derived_medallions_stay_in_the_node_range() {
+        for id in [0, 1, u64::MAX, 7_312_345_678_901_234_567, 1 << 40] {
+            let m = medallion_from_system_identifier(id);
+            assert!((NODE_MEDALLION_MIN..=NODE_MEDALLION_MAX).contains(&m), "{id}: {m:#x}");
+        }
+        assert_ne!(medallion_from_system_identifier(1), medallion_from_system_identifier(2));
+    }
+
+    proptest! {
+        #[test]
+        fn medallion_text_round_trips(m in 0..MEDALLION_MAX) {
+            prop_assert_eq!(parse_medallion(&m.to_string()), Some(m));
+            prop_assert_eq!(parse_medallion(&format!("0x{m:X}")), Some(m));
+        }
+    }
 
     #[test]
     fn spec_example_packs_and_prints() {

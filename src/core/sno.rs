@@ -26,6 +26,21 @@ static BASE32: LazyLock<Encoding> = LazyLock::new(|| {
     spec.encoding().expect("32 distinct ASCII symbols are a valid base32 specification")
 });
 
+/// A sort's abbreviated key: bytes 0-7 (time, tick, meta, partition) as one big-endian integer.
+/// Only a prefix can be used: a key that skipped meta or partition to reach the sequence would
+/// order (t, meta 1, seq 5) before (t, meta 0, seq 9), against byte order.
+pub fn abbreviated(id: &[u8; LEN]) -> u64 {
+    let mut key = [0u8; 8];
+    key.copy_from_slice(&id[..8]);
+    u64::from_be_bytes(key)
+}
+
+/// The partition of a server without the setting: its system identifier (random at initdb) folded
+/// to 16 bits, so unconfigured servers differ with high odds.
+pub fn partition_from_system_identifier(id: u64) -> u16 {
+    (id ^ (id >> 16) ^ (id >> 32) ^ (id >> 48)) as u16
+}
+
 /// The fields of a sno.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parts {
@@ -133,9 +148,15 @@ impl SequenceBounds {
 /// What the generator does for a call at a given unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
-    Issue { units: u64, tick: bool, sequence: u16 },
+    Issue {
+        units: u64,
+        tick: bool,
+        sequence: u16,
+    },
     /// Nothing can be issued before the clock reaches `units`: call again then.
-    WaitUntil { units: u64 },
+    WaitUntil {
+        units: u64,
+    },
 }
 
 /// sno's generator state machine, with the clock passed in so tests drive it. Plain integers and
@@ -200,6 +221,37 @@ impl Generator {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn abbreviated_keys_never_contradict_byte_order() {
+        let ids: Vec<[u8; LEN]> = (0u64..400)
+            .map(|i| {
+                let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+                let mut id = [0u8; LEN];
+                id[..8].copy_from_slice(&(x & 0xFFFF_0000_0000_00FF).to_be_bytes());
+                id[8..].copy_from_slice(&(x as u16).to_be_bytes());
+                id
+            })
+            .collect();
+        for a in &ids {
+            for b in &ids {
+                let (ka, kb) = (abbreviated(a), abbreviated(b));
+                if ka != kb {
+                    assert_eq!(ka.cmp(&kb), a.cmp(b));
+                }
+            }
+        }
+        assert_eq!(abbreviated(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), 0x0102_0304_0506_0708);
+    }
+
+    #[test]
+    fn derived_partition_folds_all_64_bits() {
+        assert_eq!(partition_from_system_identifier(0), 0);
+        assert_eq!(partition_from_system_identifier(0x0001_0000_0000_0000), 1);
+        assert_eq!(partition_from_system_identifier(0x1234_0000_0000_0000 | 0x1234), 0);
+        // 0x657a_aba7_09c5_4b87: the XOR of its four 16-bit chunks.
+        assert_eq!(partition_from_system_identifier(0x657a_aba7_09c5_4b87), 0x657a ^ 0xaba7 ^ 0x09c5 ^ 0x4b87);
+    }
+
     use super::*;
     use proptest::prelude::*;
     use std::collections::HashSet;

@@ -5,6 +5,8 @@
 //! cluster id. TIME_SEQUENTIAL stores `ts << 22`; SPREAD stores `Long.reverse(ts)`: all 64 bits
 //! reversed, so ts bit 0 lands at bit 63 and inserts spread over the whole key space.
 
+use super::range::{check, OutOfRange};
+
 pub const TIMESTAMP_LIMIT: i64 = 1 << 42;
 pub const SEQUENCE_MAX: i32 = 63;
 pub const GENERATOR_MAX: i32 = 2047;
@@ -27,29 +29,13 @@ pub struct Parts {
     pub mode: Mode,
 }
 
-/// A field outside its range: its name and largest value (the smallest is 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FieldOutOfRange {
-    pub field: &'static str,
-    pub value: i64,
-    pub max: i64,
-}
-
-fn check(field: &'static str, value: i64, max: i64) -> Result<u64, FieldOutOfRange> {
-    if (0..=max).contains(&value) {
-        Ok(value as u64)
-    } else {
-        Err(FieldOutOfRange { field, value, max })
-    }
-}
-
 impl Parts {
     /// The ID as a big-endian signed 64-bit integer.
-    pub fn encode(&self) -> Result<i64, FieldOutOfRange> {
-        let timestamp = check("timestamp_ms", self.timestamp_ms, TIMESTAMP_LIMIT - 1)?;
-        let sequence = check("sequence", self.sequence as i64, SEQUENCE_MAX as i64)?;
-        let generator = check("generator", self.generator as i64, GENERATOR_MAX as i64)?;
-        let cluster = check("cluster", self.cluster as i64, CLUSTER_MAX as i64)?;
+    pub fn encode(&self) -> Result<i64, OutOfRange> {
+        let timestamp = check("timestamp_ms", self.timestamp_ms, 0, TIMESTAMP_LIMIT - 1)? as u64;
+        let sequence = check("sequence", self.sequence as i64, 0, SEQUENCE_MAX as i64)? as u64;
+        let generator = check("generator", self.generator as i64, 0, GENERATOR_MAX as i64)? as u64;
+        let cluster = check("cluster", self.cluster as i64, 0, CLUSTER_MAX as i64)? as u64;
         let time_bits = match self.mode {
             Mode::Spread => timestamp.reverse_bits(),
             Mode::TimeSequential => timestamp << TIMESTAMP_SHIFT,
@@ -82,12 +68,31 @@ impl Parts {
     }
 }
 
+/// The lock key that claims `generator` of `cluster`: the cluster id above the 11 generator bits, so
+/// every (cluster, generator) pair has its own key.
+pub fn claim_key(cluster: i32, generator: i32) -> u32 {
+    (cluster as u32) << 11 | generator as u32
+}
+
+/// The generator ids a session tries, in order: all 2048, from a start taken from its process id
+/// and wrapping round, so sessions started together rarely probe the same taken ids.
+pub fn probe_order(pid: i32) -> impl Iterator<Item = i32> {
+    let count = GENERATOR_MAX + 1;
+    let start = pid.rem_euclid(count);
+    (0..count).map(move |i| (start + i) % count)
+}
+
 /// What the generator does for a call at a given millisecond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
-    Issue { timestamp_ms: i64, sequence: i32 },
+    Issue {
+        timestamp_ms: i64,
+        sequence: i32,
+    },
     /// The millisecond's 64 sequence numbers are used: call again when the clock reaches this.
-    WaitUntil { timestamp_ms: i64 },
+    WaitUntil {
+        timestamp_ms: i64,
+    },
 }
 
 /// One generator id's state: up to 64 IDs per millisecond, sequence from 0 in each new one, and
@@ -130,6 +135,27 @@ impl Generator {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn claim_keys_differ_for_every_cluster_and_generator() {
+        let mut keys: Vec<u32> =
+            (0..=CLUSTER_MAX).flat_map(|c| (0..=GENERATOR_MAX).map(move |g| claim_key(c, g))).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 16 * 2048);
+        assert_eq!(claim_key(15, 2047), 0x7FFF);
+    }
+
+    #[test]
+    fn probe_order_visits_every_generator_once_from_the_pid() {
+        for pid in [0, 1, 2047, 2048, 4_000_000, i32::MAX, -5] {
+            let order: Vec<i32> = probe_order(pid).collect();
+            assert_eq!(order[0], pid.rem_euclid(2048));
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..2048).collect::<Vec<_>>());
+        }
+    }
+
     use super::*;
     use proptest::prelude::*;
     use std::collections::HashSet;
@@ -153,9 +179,15 @@ mod tests {
 
     #[test]
     fn generator_id_is_split_around_the_mode_bit() {
-        let id = Parts { timestamp_ms: 0, sequence: 0b10_1010, generator: 0b101_1100_0011, cluster: 0b1001, mode: Mode::Spread }
-            .encode()
-            .unwrap();
+        let id = Parts {
+            timestamp_ms: 0,
+            sequence: 0b10_1010,
+            generator: 0b101_1100_0011,
+            cluster: 0b1001,
+            mode: Mode::Spread,
+        }
+        .encode()
+        .unwrap();
         assert_eq!(id.to_be_bytes(), [0, 0, 0, 0, 0, 0b0010_1010, 0b1010_1100, 0b0011_1001]);
     }
 
