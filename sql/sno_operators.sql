@@ -33,7 +33,9 @@ CREATE OPERATOR CLASS sno_ops DEFAULT FOR TYPE sno USING btree AS
     OPERATOR 4 >=,
     OPERATOR 5 >,
     FUNCTION 1 sno_cmp(sno, sno),
-    FUNCTION 2 sno_sortsupport(internal);
+    FUNCTION 2 sno_sortsupport(internal),
+    -- Equal snos are the same bytes, so btree deduplication is safe (as for uuid_ops).
+    FUNCTION 4 btequalimage(oid);
 
 CREATE OPERATOR CLASS sno_hash_ops DEFAULT FOR TYPE sno USING hash AS
     OPERATOR 1 =,

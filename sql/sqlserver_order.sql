@@ -26,4 +26,6 @@ CREATE OPERATOR CLASS uuid_sqlserver_ops FOR TYPE uuid USING btree AS
     OPERATOR 4 #>=#,
     OPERATOR 5 #>#,
     FUNCTION 1 uuid_sqlserver_cmp(uuid, uuid),
-    FUNCTION 2 uuid_sqlserver_sortsupport(internal);
+    FUNCTION 2 uuid_sqlserver_sortsupport(internal),
+    -- Equality is uuid's own: equal values are the same bytes, so btree deduplication is safe.
+    FUNCTION 4 btequalimage(oid);

@@ -1,17 +1,40 @@
 --
--- ALTER EXTENSION comb_ext UPDATE from 0.1.0, the previous release (scripts/test.sh installs its
--- script from tests/upgrade/, as a server that ran 0.1.0 has it), gives exactly the extension a
--- fresh install gives: the same objects, function definitions and comments.
+-- ALTER EXTENSION comb_ext UPDATE from each previous release, 0.1.0 and 0.2.0 (scripts/test.sh
+-- installs their scripts from tests/upgrade/, as a server that ran them has them), gives exactly
+-- the extension a fresh install gives: the same objects, function definitions, comments, and
+-- operator-family members (support functions such as btequalimage are not objects of their own).
 --
 CREATE DATABASE regress_fresh;
-CREATE DATABASE regress_upgraded;
+CREATE DATABASE regress_from_010;
+CREATE DATABASE regress_from_020;
 SELECT format('host=%s port=%s dbname=', current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
-SELECT dblink_connect('fresh', :'conn' || 'regress_fresh'), dblink_connect('upgraded', :'conn' || 'regress_upgraded');
+SELECT dblink_connect('fresh', :'conn' || 'regress_fresh'),
+       dblink_connect('from_010', :'conn' || 'regress_from_010'),
+       dblink_connect('from_020', :'conn' || 'regress_from_020');
 SELECT dblink_exec('fresh', 'CREATE EXTENSION comb_ext');
-SELECT dblink_exec('upgraded', $$CREATE EXTENSION comb_ext VERSION '0.1.0'$$);
-SELECT * FROM dblink('upgraded', $$SELECT extversion, comb_timestamp(comb_uuid('2024-01-01 00:00+00'::timestamptz)) = '2024-01-01 00:00+00'
+SELECT dblink_exec('from_010', $$CREATE EXTENSION comb_ext VERSION '0.1.0'$$);
+SELECT dblink_exec('from_020', $$CREATE EXTENSION comb_ext VERSION '0.2.0'$$);
+SELECT * FROM dblink('from_010', $$SELECT extversion, comb_timestamp(comb_uuid('2024-01-01 00:00+00'::timestamptz)) = '2024-01-01 00:00+00'
                                    FROM pg_extension WHERE extname = 'comb_ext'$$) AS t(version text, works bool);
-SELECT dblink_exec('upgraded', 'ALTER EXTENSION comb_ext UPDATE');
+SELECT * FROM dblink('from_020', $$SELECT extversion, sno_new() IS NOT NULL FROM pg_extension WHERE extname = 'comb_ext'$$)
+    AS t(version text, works bool);
+-- An index built under 0.2.0 has deduplication off (no btequalimage); after the update and a
+-- REINDEX it is on, and the index shrinks: 20,000 snos of 20 distinct values.
+SELECT dblink_exec('from_020', $$CREATE EXTENSION pageinspect;
+    CREATE TABLE repeats AS SELECT sno_from_parts('2024-01-01 00:00+00'::timestamptz + (i % 20) * interval '1 s', 0, 1, 0) AS s
+    FROM generate_series(1, 20000) i;
+    CREATE INDEX repeats_s ON repeats (s)$$);
+CREATE TEMP TABLE before_update AS
+SELECT * FROM dblink('from_020', $$SELECT (bt_metap('repeats_s')).allequalimage, pg_relation_size('repeats_s')$$)
+    AS t(allequalimage bool, bytes bigint);
+SELECT allequalimage AS before_update FROM before_update;
+SELECT dblink_exec('from_010', 'ALTER EXTENSION comb_ext UPDATE');
+SELECT dblink_exec('from_020', 'ALTER EXTENSION comb_ext UPDATE');
+SELECT dblink_exec('from_020', 'REINDEX INDEX repeats_s');
+SELECT t.allequalimage AS after_reindex, b.bytes / 8192 AS pages_before, t.bytes / 8192 AS pages_after
+FROM dblink('from_020', $$SELECT (bt_metap('repeats_s')).allequalimage, pg_relation_size('repeats_s')$$)
+    AS t(allequalimage bool, bytes bigint), before_update b;
+SELECT dblink_exec('from_020', 'DROP TABLE repeats; DROP EXTENSION pageinspect');
 
 CREATE TEMP VIEW regress_objects_query AS SELECT $$
     SELECT pg_describe_object(d.classid, d.objid, d.objsubid),
@@ -20,22 +43,41 @@ CREATE TEMP VIEW regress_objects_query AS SELECT $$
                              p.provolatile, p.proparallel, p.proisstrict, p.prosecdef, p.prosrc, p.probin)
             FROM pg_proc p WHERE d.classid = 'pg_proc'::regclass AND p.oid = d.objid)
     FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
-    WHERE d.deptype = 'e'$$ AS q;
+    WHERE d.deptype = 'e'
+    UNION ALL
+    SELECT pg_describe_object(m.classid, m.objid, 0), NULL, NULL
+    FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
+    JOIN (SELECT 'pg_amproc'::regclass AS classid, oid AS objid, amprocfamily AS family FROM pg_amproc
+          UNION ALL SELECT 'pg_amop'::regclass, oid, amopfamily FROM pg_amop) m ON m.family = d.objid
+    WHERE d.deptype = 'e' AND d.classid = 'pg_opfamily'::regclass$$ AS q;
 CREATE TEMP TABLE fresh_objects AS
 SELECT * FROM dblink('fresh', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
-CREATE TEMP TABLE upgraded_objects AS
-SELECT * FROM dblink('upgraded', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
-SELECT (SELECT count(*) FROM fresh_objects) AS fresh, (SELECT count(*) FROM upgraded_objects) AS upgraded;
+CREATE TEMP TABLE from_010_objects AS
+SELECT * FROM dblink('from_010', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
+CREATE TEMP TABLE from_020_objects AS
+SELECT * FROM dblink('from_020', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
+SELECT (SELECT count(*) FROM fresh_objects) AS fresh, (SELECT count(*) FROM from_010_objects) AS from_010,
+       (SELECT count(*) FROM from_020_objects) AS from_020;
+-- The members 0.3.0 adds, in the fresh install (the updated ones must equal it, below).
+SELECT object FROM fresh_objects WHERE object LIKE '%btequalimage%' ORDER BY object COLLATE "C";
 -- Differences (none expected).
-(SELECT 'only fresh' AS side, * FROM fresh_objects EXCEPT SELECT 'only fresh', * FROM upgraded_objects)
+(SELECT 'only fresh (vs 0.1.0)' AS side, * FROM fresh_objects EXCEPT SELECT 'only fresh (vs 0.1.0)', * FROM from_010_objects)
 UNION ALL
-(SELECT 'only upgraded', * FROM upgraded_objects EXCEPT SELECT 'only upgraded', * FROM fresh_objects);
+(SELECT 'only from 0.1.0', * FROM from_010_objects EXCEPT SELECT 'only from 0.1.0', * FROM fresh_objects)
+UNION ALL
+(SELECT 'only fresh (vs 0.2.0)', * FROM fresh_objects EXCEPT SELECT 'only fresh (vs 0.2.0)', * FROM from_020_objects)
+UNION ALL
+(SELECT 'only from 0.2.0', * FROM from_020_objects EXCEPT SELECT 'only from 0.2.0', * FROM fresh_objects);
 
--- The updated extension works.
-SELECT * FROM dblink('upgraded', $$SELECT extversion, sno_new() IS NOT NULL, muid_new() IS NOT NULL, uid8_new() IS NOT NULL,
+-- The updated extensions work.
+SELECT * FROM dblink('from_010', $$SELECT extversion, sno_new() IS NOT NULL, muid_new() IS NOT NULL, uid8_new() IS NOT NULL,
+                                   'brpk4q72xwf2m63l'::sno::text FROM pg_extension WHERE extname = 'comb_ext'$$)
+    AS t(version text, sno bool, muid bool, uid8 bool, text text);
+SELECT * FROM dblink('from_020', $$SELECT extversion, sno_new() IS NOT NULL, muid_new() IS NOT NULL, uid8_new() IS NOT NULL,
                                    'brpk4q72xwf2m63l'::sno::text FROM pg_extension WHERE extname = 'comb_ext'$$)
     AS t(version text, sno bool, muid bool, uid8 bool, text text);
 
-SELECT dblink_disconnect('fresh'), dblink_disconnect('upgraded');
+SELECT dblink_disconnect('fresh'), dblink_disconnect('from_010'), dblink_disconnect('from_020');
 DROP DATABASE regress_fresh;
-DROP DATABASE regress_upgraded;
+DROP DATABASE regress_from_010;
+DROP DATABASE regress_from_020;
