@@ -16,6 +16,8 @@ ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS uncommented
 FROM pg_depend d
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
-WHERE d.deptype = 'e' AND obj_description(d.objid, d.classid::regclass::name) IS NULL;
+WHERE d.deptype = 'e' AND obj_description(d.objid, d.classid::regclass::name) IS NULL
+  -- PostgreSQL 18 also makes a type's implicit array type a member of the extension.
+  AND NOT EXISTS (SELECT FROM pg_type t WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A');
 
 SELECT extversion, extrelocatable FROM pg_extension WHERE extname = 'comb_ext';

@@ -44,6 +44,8 @@ CREATE TEMP VIEW regress_objects_query AS SELECT $$
             FROM pg_proc p WHERE d.classid = 'pg_proc'::regclass AND p.oid = d.objid)
     FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
     WHERE d.deptype = 'e'
+      -- PostgreSQL 18 also makes a type's implicit array type a member of the extension.
+      AND NOT EXISTS (SELECT FROM pg_type t WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A')
     UNION ALL
     SELECT pg_describe_object(m.classid, m.objid, 0), NULL, NULL
     FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
