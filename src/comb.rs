@@ -68,11 +68,8 @@ impl FromDatum for FormatArg {
 
 unsafe impl<'fcx> ArgAbi<'fcx> for FormatArg {
     unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        // SAFETY: pgrx calls this only for a non-null argument of SQL type comb_format.
-        match unsafe { arg.unbox_arg_using_from_datum() } {
-            Some(format) => format,
-            None => unreachable!("a strict function never receives NULL"),
-        }
+        // SAFETY: pgrx calls this only for an argument of SQL type comb_format.
+        unsafe { errors::strict_arg(arg) }
     }
 }
 

@@ -1,9 +1,10 @@
 //! Error reports shared by every SQL-facing module: one SQLSTATE per kind of bad input, and a
 //! message that names the value and the valid range.
 
+use pgrx::callconv::Arg;
 use pgrx::pg_sys::errcodes::PgSqlErrorCode;
 use pgrx::pg_sys::panic::ErrorReport;
-use pgrx::PgLogLevel;
+use pgrx::{FromDatum, PgLogLevel};
 
 /// Raise an ERROR; never returns.
 pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
@@ -27,4 +28,15 @@ pub fn field_out_of_range(function: &str, field: &str, value: i64, range: &str) 
         format!("{function}: {field} {value} is out of range: valid range is {range}"),
         None,
     )
+}
+
+/// An argument of one of our types, unboxed. Functions taking them are STRICT, so PostgreSQL never
+/// passes NULL; were one to arrive anyway, the call ends in a 22004 error, not a panic.
+///
+/// SAFETY: `arg` must hold a Datum of the SQL type `T` converts from.
+pub unsafe fn strict_arg<T: FromDatum>(arg: Arg<'_, '_>) -> T {
+    match unsafe { arg.unbox_arg_using_from_datum() } {
+        Some(value) => value,
+        None => raise(PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED, "unexpected NULL argument".into(), None),
+    }
 }

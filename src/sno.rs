@@ -43,11 +43,8 @@ impl FromDatum for Sno {
 
 unsafe impl<'fcx> ArgAbi<'fcx> for Sno {
     unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        // SAFETY: pgrx calls this only for a non-null argument of SQL type sno.
-        match unsafe { arg.unbox_arg_using_from_datum() } {
-            Some(id) => id,
-            None => unreachable!("a strict function never receives NULL"),
-        }
+        // SAFETY: pgrx calls this only for an argument of SQL type sno.
+        unsafe { errors::strict_arg(arg) }
     }
 }
 

@@ -3,7 +3,7 @@
 //! estimate shows the keys rarely decide anything (a bulk of ids made in one burst shares its
 //! leading bytes: one sno key covers about 25,000 ids of a server's 4 ms unit).
 
-use pgrx::{pg_sys, Internal, PgMemoryContexts};
+use pgrx::{pg_guard, pg_sys, Internal, PgMemoryContexts};
 use std::ffi::{c_double, c_int};
 
 pub type Comparator = unsafe extern "C-unwind" fn(pg_sys::Datum, pg_sys::Datum, pg_sys::SortSupport) -> c_int;
@@ -58,18 +58,31 @@ unsafe extern "C-unwind" fn convert<A: Abbreviate>(
 }
 
 /// uuid.c's rule: after 10,000 keys, give abbreviation up while fewer than one key in 2,000 is
-/// distinct; stop checking once 100,000 distinct keys are seen.
+/// distinct; stop checking once 100,000 distinct keys are seen. With `trace_sort` on, the decision
+/// is logged as uuid.c logs its own. Called a few times per sort, so it can afford the guard.
+#[pg_guard]
 unsafe extern "C-unwind" fn abort(memtupcount: c_int, ssup: pg_sys::SortSupport) -> bool {
     let estimate = (*ssup).ssup_extra.cast::<Estimate>();
     if estimate.is_null() || memtupcount < 10_000 || (*estimate).input_count < 10_000.0 || !(*estimate).estimating {
         return false;
     }
     let distinct = estimateHyperLogLog(&mut (*estimate).cardinality);
+    let values = (*estimate).input_count;
     if distinct > 100_000.0 {
         (*estimate).estimating = false;
+        if pg_sys::trace_sort {
+            pgrx::log!("comb_ext abbreviated keys: estimation ends at cardinality {distinct:.0} after {values} values ({memtupcount} rows)");
+        }
         return false;
     }
-    distinct < (*estimate).input_count / 2_000.0 + 0.5
+    let threshold = values / 2_000.0 + 0.5;
+    let give_up = distinct < threshold;
+    if give_up && pg_sys::trace_sort {
+        pgrx::log!(
+            "comb_ext abbreviated keys: aborted abbreviation at cardinality {distinct:.0} below threshold {threshold:.0} after {values} values ({memtupcount} rows)"
+        );
+    }
+    give_up
 }
 
 /// Fills in the SortSupportData a btree sort support function receives.

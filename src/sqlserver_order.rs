@@ -18,25 +18,17 @@ fn uuid_sqlserver_cmp(a: Uuid, b: Uuid) -> i32 {
     cmp(&a, &b) as i32
 }
 
-#[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_sqlserver_lt(a: Uuid, b: Uuid) -> bool {
-    cmp(&a, &b).is_lt()
+/// The functions behind the operators #<#, #<=#, #>=# and #>#.
+macro_rules! sqlserver_operators {
+    ($($name:ident => $holds:ident),*) => {$(
+        #[pg_extern(immutable, strict, parallel_safe)]
+        fn $name(a: Uuid, b: Uuid) -> bool {
+            cmp(&a, &b).$holds()
+        }
+    )*};
 }
 
-#[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_sqlserver_le(a: Uuid, b: Uuid) -> bool {
-    cmp(&a, &b).is_le()
-}
-
-#[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_sqlserver_ge(a: Uuid, b: Uuid) -> bool {
-    cmp(&a, &b).is_ge()
-}
-
-#[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_sqlserver_gt(a: Uuid, b: Uuid) -> bool {
-    cmp(&a, &b).is_gt()
-}
+sqlserver_operators!(uuid_sqlserver_lt => is_lt, uuid_sqlserver_le => is_le, uuid_sqlserver_ge => is_ge, uuid_sqlserver_gt => is_gt);
 
 /// The 16 bytes a `uuid` Datum points to.
 ///

@@ -5,7 +5,7 @@ mod support;
 
 use comb_ext::core::comb::{self, Format};
 use comb_ext::core::order::Order;
-use support::{is_documented_departure, load, rtcomb_format, uuid_bytes};
+use support::{is_documented_departure, load, rtcomb_format, uuid_bytes, vector_list};
 
 fn format_of(entry: &serde_json::Value) -> Format {
     let combo = entry["combo"].as_str().expect("combo");
@@ -20,10 +20,9 @@ fn units(id: &[u8; 16], format: Format) -> u64 {
 
 #[test]
 fn create_matches_rtcomb_for_every_entry() {
-    let entries = load("rtcomb/create.json");
-    let entries = entries.as_array().expect("array");
+    let entries = vector_list("rtcomb/create.json", "");
     let (mut exact, mut departures) = (0, 0);
-    for entry in entries {
+    for entry in &entries {
         let format = format_of(entry);
         let base = uuid_bytes(entry["base_guid"].as_str().unwrap());
         let us = entry["timestamp_unix_us"].as_i64().unwrap();
@@ -46,9 +45,8 @@ fn create_matches_rtcomb_for_every_entry() {
 
 #[test]
 fn decode_matches_rtcomb_for_every_entry() {
-    let entries = load("rtcomb/decode.json");
-    let entries = entries.as_array().expect("array");
-    for entry in entries {
+    let entries = vector_list("rtcomb/decode.json", "");
+    for entry in &entries {
         let format = format_of(entry);
         let id = uuid_bytes(entry["comb"].as_str().unwrap());
         let ours = comb::timestamp(&id, format);
@@ -88,10 +86,9 @@ fn sqlguid_order_is_sql_servers() {
 
 #[test]
 fn ticks_values_of_seed_001_decode() {
-    let entries = load("ticks.json");
-    let entries = entries.as_array().expect("array");
+    let entries = vector_list("ticks.json", "");
     assert_eq!(entries.len(), 100);
-    for entry in entries {
+    for entry in &entries {
         let id = uuid_bytes(entry["comb"].as_str().unwrap());
         let ticks = entry["ticks"].as_u64().unwrap();
         assert_eq!(comb::is_ticks_comb(&id), entry["is_comb"].as_bool().unwrap(), "{entry}");

@@ -5,7 +5,7 @@ mod support;
 
 use comb_ext::core::muid::{self, Muid};
 use serde_json::Value;
-use support::{load, uuid_bytes};
+use support::{uuid_bytes, vector_list};
 
 /// SQL offsets are `integer`: Gink stores any integer's low 32 bits (two's complement), which is
 /// the `integer` with the same bits. Offsets outside `integer` are the documented departure.
@@ -19,10 +19,9 @@ fn field(entry: &Value, key: &str) -> i64 {
 
 #[test]
 fn pack_unpack_and_text_match_gink_for_every_valid_entry() {
-    let vectors = load("muid/vectors.json");
-    let entries = vectors["valid"].as_array().expect("valid");
+    let entries = vector_list("muid/vectors.json", "valid");
     let mut wrapped = 0;
-    for entry in entries {
+    for entry in &entries {
         let input = &entry["input"];
         let offset = field(input, "offset");
         if i32::try_from(offset).is_err() {
@@ -55,9 +54,8 @@ fn pack_unpack_and_text_match_gink_for_every_valid_entry() {
 
 #[test]
 fn every_construct_gink_rejects_is_rejected() {
-    let vectors = load("muid/vectors.json");
-    let entries = vectors["rejected_construct"].as_array().expect("rejected_construct");
-    for entry in entries {
+    let entries = vector_list("muid/vectors.json", "rejected_construct");
+    for entry in &entries {
         let input = &entry["input"];
         let fields = (
             input["timestamp"].as_i64(),
@@ -85,10 +83,9 @@ fn spec_form(text: &str) -> bool {
 
 #[test]
 fn parse_agrees_with_gink_except_on_the_documented_forms() {
-    let vectors = load("muid/vectors.json");
-    let entries = vectors["parse_string"].as_array().expect("parse_string");
+    let entries = vector_list("muid/vectors.json", "parse_string");
     let (mut short_forms, mut lax_forms) = (0, 0);
-    for entry in entries {
+    for entry in &entries {
         let text = entry["string"].as_str().unwrap();
         let gink = entry["accepted"].as_bool().unwrap();
         let ours = muid::parse(text);

@@ -5,7 +5,7 @@ mod support;
 
 use comb_ext::core::sno::{self, Parts};
 use serde_json::Value;
-use support::load;
+use support::vector_list;
 
 fn hex10(text: &str) -> [u8; sno::LEN] {
     let bytes: Vec<u8> = (0..text.len())
@@ -21,9 +21,8 @@ fn int(entry: &Value, key: &str) -> i64 {
 
 #[test]
 fn text_matches_sno_for_every_encode_entry() {
-    let entries = load("sno/encode.json");
-    let entries = entries.as_array().expect("array");
-    for entry in entries {
+    let entries = vector_list("sno/encode.json", "");
+    for entry in &entries {
         let id = hex10(entry["hex"].as_str().unwrap());
         let text = entry["string"].as_str().unwrap();
         assert_eq!(std::str::from_utf8(&sno::to_text(&id)).unwrap(), text, "{entry}");
@@ -34,9 +33,8 @@ fn text_matches_sno_for_every_encode_entry() {
 
 #[test]
 fn fields_match_sno_for_every_components_entry() {
-    let entries = load("sno/components.json");
-    let entries = entries.as_array().expect("array");
-    for entry in entries {
+    let entries = vector_list("sno/components.json", "");
+    for entry in &entries {
         let input = &entry["input"];
         // Our times are µs; flooring ns to µs first lands in the same 4 ms unit.
         let unix_us = int(input, "unix_ns").div_euclid(1000);
@@ -64,10 +62,9 @@ fn fields_match_sno_for_every_components_entry() {
 
 #[test]
 fn every_decode_invalid_entry_is_rejected() {
-    let entries = load("sno/decode_invalid.json");
-    let entries = entries.as_array().expect("array");
+    let entries = vector_list("sno/decode_invalid.json", "");
     let mut sno_accepted = 0;
-    for entry in entries {
+    for entry in &entries {
         let hex = entry["input_hex"].as_str().unwrap();
         let bytes: Vec<u8> =
             (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();

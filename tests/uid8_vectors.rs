@@ -5,7 +5,7 @@ mod support;
 
 use comb_ext::core::uid8::{Mode, Parts};
 use serde_json::Value;
-use support::load;
+use support::vector_list;
 
 fn mode(value: &Value) -> Mode {
     match value.as_str() {
@@ -29,9 +29,8 @@ fn parts(fields: &Value) -> Parts {
 
 #[test]
 fn encode_and_decode_match_the_library_for_every_entry() {
-    let vectors = load("uid8/vectors.json");
-    let entries = vectors["vectors"].as_array().expect("vectors");
-    for entry in entries {
+    let entries = vector_list("uid8/vectors.json", "vectors");
+    for entry in &entries {
         let id = parts(&entry["input"]).encode().unwrap_or_else(|e| panic!("{entry}: {e:?}"));
         assert_eq!(id, entry["int64"].as_i64().unwrap(), "{entry}");
         let hex: String = id.to_be_bytes().iter().map(|b| format!("{b:02x}")).collect();
@@ -43,9 +42,8 @@ fn encode_and_decode_match_the_library_for_every_entry() {
 
 #[test]
 fn every_input_the_library_rejects_is_rejected() {
-    let vectors = load("uid8/vectors.json");
-    let entries = vectors["rejected"].as_array().expect("rejected");
-    for entry in entries {
+    let entries = vector_list("uid8/vectors.json", "rejected");
+    for entry in &entries {
         let input = &entry["input"];
         if let Some(hex) = input["bytes_hex"].as_str() {
             // An ID is exactly 8 bytes.

@@ -263,6 +263,13 @@ mod tests {
         }
     }
 
+    /// Calls at each clock reading in turn (full pool), and what each must issue: (unit, tick, sequence).
+    fn expect_issues(generator: &mut Generator, steps: &[(u64, (u64, bool, u16))]) {
+        for &(now, expected) in steps {
+            assert_eq!(issue(generator, now, SequenceBounds::FULL), expected, "at clock {now}");
+        }
+    }
+
     #[test]
     fn layout_puts_each_field_in_its_bytes() {
         let parts = Parts { units: 0x12_3456_789a, tick: true, meta: 0xbc, partition: 0xdef0, sequence: 0x1357 };
@@ -311,13 +318,14 @@ mod tests {
 
     #[test]
     fn sequence_restarts_at_the_lower_bound_each_unit() {
-        let mut generator = Generator::new();
-        let full = SequenceBounds::FULL;
-        assert_eq!(issue(&mut generator, 10, full), (10, false, 0));
-        assert_eq!(issue(&mut generator, 10, full), (10, false, 1));
-        assert_eq!(issue(&mut generator, 10, full), (10, false, 2));
-        assert_eq!(issue(&mut generator, 11, full), (11, false, 0));
-        assert_eq!(issue(&mut generator, 15, full), (15, false, 0));
+        let steps = [
+            (10, (10, false, 0)),
+            (10, (10, false, 1)),
+            (10, (10, false, 2)),
+            (11, (11, false, 0)),
+            (15, (15, false, 0)),
+        ];
+        expect_issues(&mut Generator::new(), &steps);
     }
 
     #[test]
@@ -345,15 +353,11 @@ mod tests {
     #[test]
     fn first_regression_toggles_the_tick_without_waiting() {
         let mut generator = Generator::new();
-        let full = SequenceBounds::FULL;
-        assert_eq!(issue(&mut generator, 100, full), (100, false, 0));
-        assert_eq!(issue(&mut generator, 100, full), (100, false, 1));
+        expect_issues(&mut generator, &[(100, (100, false, 0)), (100, (100, false, 1))]);
         // The clock steps back 10 units (40 ms): same sequence numbers, other timeline.
-        assert_eq!(issue(&mut generator, 90, full), (90, true, 0));
-        assert_eq!(issue(&mut generator, 90, full), (90, true, 1));
+        expect_issues(&mut generator, &[(90, (90, true, 0)), (90, (90, true, 1))]);
         // Back through the units already used before the step: still the other timeline.
-        assert_eq!(issue(&mut generator, 100, full), (100, true, 0));
-        assert_eq!(issue(&mut generator, 101, full), (101, true, 0));
+        expect_issues(&mut generator, &[(100, (100, true, 0)), (101, (101, true, 0))]);
     }
 
     #[test]

@@ -26,6 +26,16 @@ fn load(vectors: &str) -> i64 {
     Spi::get_one::<i64>("SELECT count(*) FROM rows").unwrap().unwrap()
 }
 
+/// `pg_temp.sqlstate(statement)`: 'accepted', or the SQLSTATE the statement raised.
+fn create_sqlstate_function() {
+    Spi::run(
+        "CREATE FUNCTION pg_temp.sqlstate(statement text) RETURNS text LANGUAGE plpgsql AS $$
+         BEGIN EXECUTE statement; RETURN 'accepted';
+         EXCEPTION WHEN others THEN RETURN SQLSTATE; END $$",
+    )
+    .unwrap();
+}
+
 /// Rows (as text) for which `condition` fails; empty means every entry passed.
 fn failures(condition: &str) -> Option<String> {
     Spi::get_one::<String>(&format!("SELECT string_agg(e::text, E'\\n') FROM rows WHERE NOT ({condition})")).unwrap()

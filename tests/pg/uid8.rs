@@ -34,20 +34,12 @@ fn uid8_functions_match_the_library_for_every_entry() {
 #[pg_test]
 fn uid8_rejects_what_the_library_rejects() {
     assert_eq!(load_entries(UID8_VECTORS, "->'rejected'"), 7);
-    Spi::run(
-        "CREATE FUNCTION pg_temp.uid8_sqlstate(e jsonb) RETURNS text LANGUAGE plpgsql AS $$
-         BEGIN
-             IF e->'input' ? 'bytes_hex' THEN
-                 PERFORM uid8_from_bytea(decode(e->'input'->>'bytes_hex', 'hex'));
-             ELSE
-                 PERFORM uid8_from_parts(coalesce((e->'input'->>'timestamp')::bigint, 0),
-                                         coalesce((e->'input'->>'sequence')::int, 0),
-                                         (e->'input'->>'generator_id')::int, (e->'input'->>'cluster_id')::int);
-             END IF;
-             RETURN 'accepted';
-         EXCEPTION WHEN others THEN RETURN SQLSTATE;
-         END $$",
-    )
-    .unwrap();
-    assert_eq!(failures("pg_temp.uid8_sqlstate(e) = CASE WHEN e->'input' ? 'bytes_hex' THEN '22P03' ELSE '22003' END"), None);
+    create_sqlstate_function();
+    let call = "CASE WHEN e->'input' ? 'bytes_hex'
+                THEN format('SELECT uid8_from_bytea(decode(%L, ''hex''))', e->'input'->>'bytes_hex')
+                ELSE format('SELECT uid8_from_parts(coalesce(%L::bigint, 0), coalesce(%L::int, 0), %L::int, %L::int)',
+                            e->'input'->>'timestamp', e->'input'->>'sequence', e->'input'->>'generator_id',
+                            e->'input'->>'cluster_id') END";
+    let expected = "CASE WHEN e->'input' ? 'bytes_hex' THEN '22P03' ELSE '22003' END";
+    assert_eq!(failures(&format!("pg_temp.sqlstate({call}) = {expected}")), None);
 }

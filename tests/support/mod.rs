@@ -14,6 +14,14 @@ pub fn load(relative: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON: {e}"))
 }
 
+/// The entries of one vector file: the array under `key`, or the whole file when `key` is empty.
+#[allow(dead_code)]
+pub fn vector_list(relative: &str, key: &str) -> Vec<Value> {
+    let file = load(relative);
+    let list = if key.is_empty() { &file } else { &file[key] };
+    list.as_array().unwrap_or_else(|| panic!("{relative}: no array at {key:?}")).clone()
+}
+
 /// RT.Comb vector combos -> `comb_format` labels (vectors/README.md).
 #[allow(dead_code)]
 pub fn rtcomb_format(combo: &str) -> &'static str {
