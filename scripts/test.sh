@@ -1,53 +1,124 @@
 #!/usr/bin/env bash
-# Command two: every test. Rust unit and property tests of src/core, the conformance tests on
-# ../shared/vectors (core-level and in-server), the #[pg_test]s, then the pg_regress suite in
-# tests/regress against a throwaway cluster running the extension exactly as users install it.
+# Command two: every test, on each PostgreSQL major given (default: 15, the system server, and 18,
+# built once from Debian's source package by scripts/pg.sh). For each major: the Rust unit and
+# property tests of src/core, the conformance tests on tests/vectors (core-level and in-server), the
+# #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
+# extension exactly as users install it, pg_dump/pg_restore, uniqueness and memory under load, and
+# the misspelt-setting warning, and the Debian package. Once: the lint gate (cargo fmt, cargo clippy)
+# and fuzzing.
+#   bash scripts/test.sh [MAJOR...]          e.g. bash scripts/test.sh 13 15 17 18 (scripts/matrix.sh)
+# Ends with a table of each major's result and wall time, and "test: N passed, N failed" (majors).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
+MAJORS=("$@")
+[ ${#MAJORS[@]} -gt 0 ] || MAJORS=(15 18)
 WORK=${COMB_EXT_TEST_DIR:-/tmp/comb_ext_test}
 PORT=${COMB_EXT_TEST_PORT:-54330}
-CLUSTER="$WORK/cluster"
-RESULTS="$REPO/target/regress"
+FUZZ_SECONDS=${COMB_EXT_FUZZ_SECONDS:-30}
 
 bash "$REPO/scripts/setup.sh"
 cd "$REPO"
-
-# initdb refuses root: the pgrx test cluster runs as postgres, in a directory it owns.
 mkdir -p "$WORK"
 chown postgres:postgres "$WORK"
-cluster_stop "$CLUSTER"
-rm -rf "$CLUSTER"
-trap 'cluster_stop "$CLUSTER"' EXIT
 
-say "cargo pgrx test: core unit/property tests, conformance, #[pg_test]s"
-cargo pgrx test pg15 --runas postgres --pgdata "$WORK/pgrx-data"
+say "lint: cargo fmt --check and cargo clippy -D warnings (extension and fuzz workspace)"
+cargo fmt --check
+(cd fuzz && cargo fmt --check)
+CARGO_TARGET_DIR="$REPO/target/pg15" PGRX_PG_CONFIG_PATH=$(bash scripts/pg.sh pg_config 15) \
+    cargo clippy --all-targets --features "pg15 pg_test" --no-default-features -- -D warnings
+(cd fuzz && cargo clippy --all-targets -- -D warnings)
 
-say "installing the extension as users get it (no test schema)"
-cargo pgrx install --pg-config "$PG_CONFIG" >/dev/null
-# The previous release's install script, as a server that ran it has it: the upgrade test starts there.
-install -m 644 "$REPO/tests/upgrade/comb_ext--0.1.0.sql" "$($PG_CONFIG --sharedir)/extension/"
+say "PostgreSQL servers: ${MAJORS[*]}"
+declare -A PG_CONFIGS
+for major in "${MAJORS[@]}"; do
+    PG_CONFIGS[$major]=$(bash scripts/pg.sh build "$major")
+    echo "PostgreSQL $major: ${PG_CONFIGS[$major]} ($("${PG_CONFIGS[$major]}" --version))"
+done
+bash scripts/pg.sh pgrx-init
 
-say "pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
-# Preloaded, so the suite also shows the library is safe to load before the postmaster forks.
-cluster_start "$CLUSTER" "$PORT" "shared_preload_libraries = 'comb_ext'"
-rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
-status=0
-"$($PG_CONFIG --pgxs | xargs dirname)/../test/regress/pg_regress" \
-    --host="$CLUSTER" --port="$PORT" --user=postgres --dbname=comb_ext_regress \
-    --inputdir="$REPO/tests/regress" --outputdir="$RESULTS" \
-    --schedule="$REPO/tests/regress/schedule" || status=$?
-if [ $status -ne 0 ]; then
-    [ -f "$RESULTS/regression.diffs" ] && cat "$RESULTS/regression.diffs"
-    exit $status
-fi
+# One major, start to end; its output also goes to $WORK/pgNN.log.
+run_major() {
+    local major=$1
+    export PG_CONFIG=${PG_CONFIGS[$major]}
+    PGBIN=$("$PG_CONFIG" --bindir)
+    export PGBIN
+    export CARGO_TARGET_DIR="$REPO/target/pg$major"
+    local cluster="$WORK/cluster$major" results="$REPO/target/regress/pg$major"
+    cluster_stop "$cluster"
+    rm -rf "$cluster"
+    trap 'cluster_stop "'"$cluster"'"' EXIT
 
-say "pg_dump / pg_restore round trip"
-bash "$REPO/tests/dump_restore.sh" "$CLUSTER" "$PORT"
+    say "[pg$major] cargo pgrx test: core unit/property tests, conformance, #[pg_test]s"
+    cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
 
-say "uniqueness under load across three clusters, and a backend's memory over 10 million calls"
-bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness"
+    say "[pg$major] installing the extension as users get it (no test schema)"
+    cargo pgrx install --pg-config "$PG_CONFIG" >/dev/null
+    # Earlier releases' install scripts, as a server that ran them has them: the upgrade test starts there.
+    install -m 644 "$REPO"/tests/upgrade/comb_ext--*.sql "$("$PG_CONFIG" --sharedir)/extension/"
 
-say "fuzzing every parser and decoder of src/core, 60 s each"
-bash "$REPO/tests/fuzz.sh" 60
+    say "[pg$major] pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
+    # Preloaded, so the suite also shows the library is safe to load before the postmaster forks.
+    cluster_start "$cluster" "$PORT" "shared_preload_libraries = 'comb_ext'"
+    rm -rf "$results"
+    mkdir -p "$results"
+    local status=0
+    "$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress" \
+        --bindir="$PGBIN" --host="$cluster" --port="$PORT" --user=postgres --dbname=comb_ext_regress \
+        --inputdir="$REPO/tests/regress" --outputdir="$results" \
+        --schedule="$REPO/tests/regress/schedule" || status=$?
+    if [ $status -ne 0 ]; then
+        [ -f "$results/regression.diffs" ] && cat "$results/regression.diffs"
+        return $status
+    fi
+
+    say "[pg$major] pg_dump / pg_restore round trip"
+    bash "$REPO/tests/dump_restore.sh" "$cluster" "$PORT"
+
+    say "[pg$major] a misspelt comb_ext setting in postgresql.conf is reported"
+    bash "$REPO/tests/misspelt_setting.sh" "$WORK/misspelt$major"
+
+    say "[pg$major] uniqueness under load across three clusters, and a backend's memory over 10 million calls"
+    bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness$major"
+    cluster_stop "$cluster"
+
+    say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"
+    bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
+}
+
+passed=()
+failed=()
+summary=()
+for major in "${MAJORS[@]}"; do
+    log="$WORK/pg$major.log"
+    started=$(date +%s)
+    # Not in an if: there bash would ignore set -e inside run_major.
+    set +e
+    (set -e; run_major "$major") 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -eq 0 ]; then
+        passed+=("$major")
+        result=passed
+    else
+        failed+=("$major")
+        result=FAILED
+    fi
+    seconds=$(($(date +%s) - started))
+    # Counts from the runners' own closing lines.
+    rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}')
+    regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//')
+    summary+=("$(printf '| %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" $((seconds / 60)) $((seconds % 60)))")
+done
+
+say "fuzzing every parser and decoder of src/core, $FUZZ_SECONDS s each"
+fuzz_status=0
+CARGO_TARGET_DIR="$REPO/fuzz/target" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS" || fuzz_status=$?
+
+say "summary"
+echo "| major | result | cargo pgrx test | pg_regress | wall time |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${summary[@]}"
+[ $fuzz_status -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED"
+echo "test: ${#passed[@]} passed, ${#failed[@]} failed"
+[ ${#failed[@]} -eq 0 ] && [ $fuzz_status -eq 0 ]

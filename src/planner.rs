@@ -91,7 +91,7 @@ pub unsafe fn in_range_index_condition(request: Internal) -> Option<*mut pg_sys:
     }
     // The bounds must be computable before the scan starts.
     for bound in [lower, upper] {
-        if !pg_sys::is_pseudo_constant_for_index((*req).root, bound, (*req).index) {
+        if !crate::compat::is_pseudo_constant_for_index((*req).root, bound, (*req).index) {
             return None;
         }
     }
