@@ -106,8 +106,8 @@ for major in "${MAJORS[@]}"; do
     fi
     seconds=$(($(date +%s) - started))
     # Counts from the runners' own closing lines.
-    rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}')
-    regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//')
+    rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}' || true)
+    regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//' || true)
     summary+=("$(printf '| %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" $((seconds / 60)) $((seconds % 60)))")
 done
 
