@@ -22,8 +22,5 @@ if [ "$(cargo pgrx --version 2>/dev/null)" != "cargo-pgrx 0.18.1" ]; then
     cargo install cargo-pgrx --version 0.18.1 --locked
 fi
 
-# Point pgrx at the system PostgreSQL 15 (downloads nothing).
-if ! grep -qs "^pg15 *= *\"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
-    say "cargo pgrx init --pg15 $PG_CONFIG"
-    cargo pgrx init --pg15 "$PG_CONFIG"
-fi
+# Point pgrx at every PostgreSQL there is here (downloads nothing).
+bash "$REPO/scripts/pg.sh" pgrx-init

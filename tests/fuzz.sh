@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzing (cargo-fuzz, libFuzzer) of every parser and decoder in src/core: sno text, muid text,
 # every COMB decoder and order, uid8 decode, the medallion setting. Each target asserts round trips as well as "no panic".
-# Runs each target for SECONDS (default 60) from its corpus in fuzz/corpus/, which grows as it goes.
+# Runs each target for SECONDS (default 60) from its committed corpus in fuzz/corpus/; what it finds
+# on the way goes to fuzz/target/corpus/.
 #   bash tests/fuzz.sh [seconds]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -21,7 +22,10 @@ for target in "${TARGETS[@]}"; do
     log="$REPO/fuzz/target/$target.log"
     # A crash (panic or failed assertion) makes cargo fuzz exit non-zero and keep the input in
     # fuzz/artifacts/$target.
-    if ! cargo fuzz run --sanitizer none "$target" "$REPO/fuzz/corpus/$target" -- -max_total_time="$SECONDS_EACH" >"$log" 2>&1; then
+    # New inputs go to a scratch corpus (the first directory), so a run leaves the committed one as it is.
+    scratch="$REPO/fuzz/target/corpus/$target"
+    mkdir -p "$scratch"
+    if ! cargo fuzz run --sanitizer none "$target" "$scratch" "$REPO/fuzz/corpus/$target" -- -max_total_time="$SECONDS_EACH" >"$log" 2>&1; then
         tail -40 "$log"
         echo "fuzz: $target failed, see fuzz/artifacts/$target" >&2
         exit 1

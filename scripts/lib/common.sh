@@ -1,9 +1,9 @@
-# Shared by the scripts: where PostgreSQL 15 lives, and a throwaway cluster run as the postgres OS
+# Shared by the scripts: where PostgreSQL lives (15, the system server, unless PG_CONFIG says otherwise), and a throwaway cluster run as the postgres OS
 # user on a Unix socket of its own (listen_addresses is empty: nothing listens on TCP).
 # shellcheck shell=bash
 
-PG_CONFIG=${PG_CONFIG:-/usr/bin/pg_config}
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PGBIN=${PGBIN:-$(dirname "$PG_CONFIG")}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 say() { printf '\n==> %s\n' "$*"; }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A Debian package of comb_ext for one PostgreSQL major:
+#   bash scripts/package.sh NN [OUT_DIR]   ->  OUT_DIR/postgresql-NN-comb-ext_<version>_amd64.deb
+# with the library, the control file and every SQL script (install and upgrades) at the paths that
+# major's pg_config names (scripts/pg.sh: 15 is the system server, 13/17/18 the cached builds),
+# depending on postgresql-NN. A release build, made with `cargo pgrx package`. OUT_DIR defaults to
+# target/debian. Prints the package's path.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+MAJOR=${1:?usage: scripts/package.sh MAJOR [OUT_DIR]}
+OUT=${2:-$REPO/target/debian}
+PG_CONFIG=$(bash "$REPO/scripts/pg.sh" pg_config "$MAJOR") ||
+    { echo "PostgreSQL $MAJOR is not here: bash scripts/pg.sh build $MAJOR" >&2; exit 1; }
+VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' "$REPO/Cargo.toml" | head -n1)
+ARCH=$(dpkg --print-architecture)
+NAME="postgresql-$MAJOR-comb-ext"
+
+export CARGO_TARGET_DIR="$REPO/target/pg$MAJOR"
+say "release build for PostgreSQL $MAJOR ($PG_CONFIG)" >&2
+(cd "$REPO" && cargo pgrx package --pg-config "$PG_CONFIG" --out-dir "$CARGO_TARGET_DIR/package" >&2)
+root="$CARGO_TARGET_DIR/package"
+
+# Upgrade scripts: cargo pgrx package carries only the install script; sql/ holds the rest.
+extdir="$root$("$PG_CONFIG" --sharedir)/extension"
+install -m 644 "$REPO"/sql/comb_ext--*--*.sql "$extdir/"
+for f in "$("$PG_CONFIG" --pkglibdir)/comb_ext.so" "$("$PG_CONFIG" --sharedir)/extension/comb_ext.control" \
+    "$("$PG_CONFIG" --sharedir)/extension/comb_ext--$VERSION.sql"; do
+    [ -f "$root$f" ] || { echo "package: $f is missing from the build" >&2; exit 1; }
+done
+
+mkdir -p "$root/DEBIAN" "$OUT"
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+cat >"$root/DEBIAN/control" <<EOF
+Package: $NAME
+Version: $VERSION
+Architecture: $ARCH
+Maintainer: comb_ext maintainers <maintainers@users.noreply.a-seed-e265c5d7.example>
+Depends: postgresql-$MAJOR, libc6
+Section: database
+Priority: optional
+Installed-Size: $size
+Description: time-ordered identifiers for PostgreSQL $MAJOR
+ comb_ext generates and decodes time-ordered ids inside PostgreSQL: COMB
+ uuids compatible with RT.Comb and SQL Server, a btree operator class for
+ SQL Server uuid order, Gink muids, sno ids and 8-byte unique ids.
+EOF
+deb="$OUT/${NAME}_${VERSION}_${ARCH}.deb"
+dpkg-deb --root-owner-group --build "$root" "$deb" >&2
+echo "$deb"
