@@ -358,8 +358,14 @@ unsafe extern "C-unwind" fn sno_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum, _: p
 struct SnoKey;
 
 impl Abbreviate for SnoKey {
-    unsafe fn key(datum: pg_sys::Datum) -> u64 {
-        layout::abbreviated(sno_bytes(datum))
+    type Reference = layout::KeyReference;
+
+    unsafe fn reference(datum: pg_sys::Datum) -> Self::Reference {
+        layout::key_reference(sno_bytes(datum))
+    }
+
+    unsafe fn key(datum: pg_sys::Datum, reference: &Self::Reference) -> u64 {
+        layout::abbreviated(sno_bytes(datum), reference)
     }
 }
 

@@ -48,7 +48,12 @@ unsafe extern "C-unwind" fn sqlserver_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum
 struct SqlServerKey;
 
 impl Abbreviate for SqlServerKey {
-    unsafe fn key(datum: pg_sys::Datum) -> u64 {
+    /// The leading bytes hold the time and a counter or random bits: no reference needed.
+    type Reference = ();
+
+    unsafe fn reference(_: pg_sys::Datum) {}
+
+    unsafe fn key(datum: pg_sys::Datum, _: &()) -> u64 {
         Order::SqlServer.abbreviated(uuid_bytes(datum))
     }
 }

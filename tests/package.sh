@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian package of one major (scripts/package.sh), checked as users get it.
-#   bash tests/package.sh MAJOR WORK_DIR       (port 54337)
+#   bash tests/package.sh MAJOR WORK_DIR       (port COMB_EXT_TEST_PORT + 7, default 54337)
 # Every package: its files are exactly the library, the control file and the SQL scripts, at the
 # paths that major's pg_config names, and it depends on postgresql-MAJOR. For 15, the system server,
 # it is also installed with apt-get in place of the `cargo pgrx install` copy, and a fresh cluster
@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 MAJOR=$1
 WORK=$2
-PORT=54337
+PORT=$((${COMB_EXT_TEST_PORT:-54330} + 7))
 PG_CONFIG=$(bash "$REPO/scripts/pg.sh" pg_config "$MAJOR")
 PGBIN=$(dirname "$PG_CONFIG")
 VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' "$REPO/Cargo.toml" | head -n1)

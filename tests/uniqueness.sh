@@ -3,10 +3,11 @@
 # with its own sno partition, muid medallion and uid8 cluster id (postgresql.conf), each running
 # 8 pgbench sessions at once per generator. The merged output of all three must hold no value
 # twice. Then a backend's memory over 10 million generator calls.
-#   bash tests/uniqueness.sh [work dir]      (expects comb_ext installed; ports 54333-54335)
+#   bash tests/uniqueness.sh [work dir]      (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 3..5, default 54333-54335)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:-/tmp/comb_ext_uniqueness}
+PORT_BASE=${COMB_EXT_TEST_PORT:-54330}
 PER_SESSION=${COMB_EXT_UNIQUENESS_PER_SESSION:-5000}
 mkdir -p "$WORK"
 chown postgres:postgres "$WORK"
@@ -21,7 +22,7 @@ GENERATORS=("comb=comb_uuid()::text" "sno=sno_new()::text" "muid=muid_new()::tex
 : > "$WORK/all.txt"
 for i in 1 2 3; do
     dir="$WORK/cluster$i"
-    port=$((54332 + i))
+    port=$((PORT_BASE + 2 + i))
     cluster_stop "$dir"
     rm -rf "$dir"
     clusters+=("$dir")
@@ -44,12 +45,12 @@ load() {
 }
 pids=()
 for i in 1 2 3; do
-    load "$WORK/cluster$i" $((54332 + i)) &
+    load "$WORK/cluster$i" $((PORT_BASE + 2 + i)) &
     pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 for i in 1 2 3; do
-    cluster_psql "$WORK/cluster$i" $((54332 + i)) -d postgres -qAt -c "COPY drawn TO STDOUT" >> "$WORK/all.txt"
+    cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt -c "COPY drawn TO STDOUT" >> "$WORK/all.txt"
 done
 
 total=$(wc -l < "$WORK/all.txt")
@@ -65,7 +66,7 @@ done
 # A backend's resident memory over 10 million calls (after a warm-up of the same statements' size,
 # so work_mem's buffers are already at their largest): 3 million each of comb_uuid, sno_new and muid_new, and 1 million uid8_new.
 dir=${clusters[0]}
-port=54333
+port=$((PORT_BASE + 3))
 rss=$(cluster_psql "$dir" "$port" -d postgres -qAt <<'SQL'
 \o /dev/null
 SELECT count(comb_uuid()) + count(sno_new()) + count(muid_new()) FROM generate_series(1, 3000000);

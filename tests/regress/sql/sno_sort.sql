@@ -1,8 +1,9 @@
 --
--- Sorting snos through sort support: abbreviated keys (bytes 0-7), which uuid.c's cardinality
--- check gives up for a burst of fresh snos (one key per 4 ms unit of a server), and keeps for
--- scattered ones. Either way the order must be byte order, checked here against sno_to_bytea's
--- bytea order, which does not use the extension's comparator.
+-- Sorting snos through sort support: abbreviated keys (time unit and tick, then meta and partition
+-- against the first sno the sort sees, then the sequence when they match), so a burst of fresh snos
+-- (one 4 ms unit per thousands) still gets keys that differ, and scattered ones keep their order.
+-- Either way the order must be byte order, checked here against sno_to_bytea's bytea order, which
+-- does not use the extension's comparator.
 --
 SET max_parallel_workers_per_gather = 0;
 SET work_mem = '64MB';
