@@ -1,6 +1,7 @@
 //! Error reports shared by every SQL-facing module: one SQLSTATE per kind of bad input, and a
 //! message that names the value and the valid range.
 
+use crate::core::range::OutOfRange;
 use pgrx::callconv::Arg;
 use pgrx::pg_sys::errcodes::PgSqlErrorCode;
 use pgrx::pg_sys::panic::ErrorReport;
@@ -28,6 +29,11 @@ pub fn field_out_of_range(function: &str, field: &str, value: i64, range: &str) 
         format!("{function}: {field} {value} is out of range: valid range is {range}"),
         None,
     )
+}
+
+/// 22003 for a field that failed `core::range::check`.
+pub fn out_of_range(function: &str, error: &OutOfRange) -> ! {
+    field_out_of_range(function, error.field, error.value, &error.range_text())
 }
 
 /// An argument of one of our types, unboxed. Functions taking them are STRICT, so PostgreSQL never

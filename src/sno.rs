@@ -213,7 +213,7 @@ fn sno_from_bytea(bytes: &[u8]) -> Sno {
 fn field(function: &str, name: &'static str, value: i32, max: i32) -> i32 {
     match range::check(name, value as i64, 0, max as i64) {
         Ok(_) => value,
-        Err(e) => errors::field_out_of_range(function, e.field, e.value, &e.range_text()),
+        Err(e) => errors::out_of_range(function, &e),
     }
 }
 

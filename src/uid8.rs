@@ -193,7 +193,7 @@ fn uid8_from_parts(
     mode: default!(uid8_mode, "'spread'"),
 ) -> i64 {
     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
-    parts.encode().unwrap_or_else(|e| errors::field_out_of_range("uid8_from_parts", e.field, e.value, &e.range_text()))
+    parts.encode().unwrap_or_else(|e| errors::out_of_range("uid8_from_parts", &e))
 }
 
 /// The 8 bytes of an ID, big-endian (the library's byte form).
