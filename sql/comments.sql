@@ -1,30 +1,34 @@
 -- Every object of the extension carries a comment (\dT+, \df+ and pg_description show them).
 
 COMMENT ON TYPE comb_format IS
-  'Where a COMB keeps its time and which clock it uses: postgresql (default, unix ms in bytes 0-5), sqlserver (unix ms in bytes 10-15), legacy (SQL Server datetime in bytes 10-15), binary (unix ms in .NET ToByteArray bytes 0-5), postgresql_sqldatetime, binary_sqldatetime, ticks (.NET DateTime.Ticks for SQL Server order)';
+  'Where a COMB keeps its time and which clock it uses: postgresql (default, unix ms in bytes 0-5), sqlserver (unix ms in bytes 10-15), legacy (SQL Server datetime in bytes 10-15), binary (unix ms in .NET ToByteArray bytes 0-5), postgresql_sqldatetime, binary_sqldatetime, ticks (.NET DateTime.Ticks for SQL Server order), uuidv7 (RFC 9562 version 7, as PostgreSQL 18''s uuidv7())';
 
 COMMENT ON FUNCTION comb_uuid() IS
-  'New COMB uuid (postgresql format) from the wall clock; values made by one session strictly increase';
+  'New COMB uuid (postgresql format) from the wall clock; the bits after the millisecond hold its fraction, so values of all sessions sort by time, and values made by one session strictly increase';
 COMMENT ON FUNCTION comb_uuid(comb_format) IS
   'New COMB uuid in the given format from the wall clock; values made by one session strictly increase in the format''s own order';
 COMMENT ON FUNCTION comb_uuid(text) IS
   'New COMB uuid in the format named by the text (lets comb_uuid(''sqlserver'') resolve without a cast)';
 COMMENT ON FUNCTION comb_uuid(timestamptz, comb_format) IS
-  'New COMB uuid carrying the given time: random bytes stamped with it (RT.Comb Create(DateTime))';
+  'New COMB uuid carrying the given time: random bytes stamped with it, the bits after the time unit holding its fraction (RT.Comb Create(DateTime))';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, comb_format) IS
-  'The uuid with the time written over the format''s time bytes, every other bit kept (RT.Comb Create(Guid, DateTime))';
+  'The uuid with the time written over the format''s time bytes, every other bit kept but the ticks marker and the uuidv7 version and variant (RT.Comb Create(Guid, DateTime))';
 COMMENT ON FUNCTION comb_timestamp(uuid, comb_format) IS
-  'The time embedded in a COMB: the first microsecond of its clock unit';
+  'The time embedded in a COMB: the first microsecond of its clock unit (for uuidv7 the millisecond, as uuid_extract_timestamp; a uuid that is not version 7 is an error)';
 COMMENT ON FUNCTION comb_floor(timestamptz, comb_format) IS
   'Smallest uuid, in the format''s order, whose comb_timestamp is at or after the time: a range-scan bound';
 COMMENT ON FUNCTION comb_is_ticks(uuid) IS
   'Seed 001''s IsComb check: true when the high nibble of string byte 7 (.NET byte 6) is 0xC';
 COMMENT ON FUNCTION comb_range_bound(timestamptz, comb_format) IS
   'comb_floor for range scans: times the format cannot hold map to the lowest or highest uuid, so open-ended ranges work';
+COMMENT ON FUNCTION comb_range_lower(timestamptz, timestamptz, comb_format) IS
+  'Lower bound of comb_in_range(id, lower, upper, format) in the format''s order (comb_range_bound of lower); NULL when either time is NULL';
+COMMENT ON FUNCTION comb_range_upper(timestamptz, timestamptz, comb_format) IS
+  'Upper (exclusive) bound of comb_in_range(id, lower, upper, format) in the format''s order (comb_range_bound of upper); NULL when either time is NULL';
 COMMENT ON FUNCTION comb_in_range(uuid, timestamptz, timestamptz, comb_format) IS
-  'True when the COMB''s time lies in [lower, upper); an index on the id (uuid_ops for postgresql formats, uuid_sqlserver_ops for sqlserver, legacy, ticks) serves it as a range scan';
+  'True when the COMB''s time lies in [lower, upper); the planner rewrites it as id >= lower bound AND id < upper bound in the format''s order, so btree and BRIN indexes on id (uuid_ops for postgresql formats and uuidv7, uuid_sqlserver_ops for sqlserver, legacy, ticks) and range partitioning on id serve it';
 COMMENT ON FUNCTION comb_in_range_support(internal) IS
-  'Planner support for comb_in_range: supplies the index range conditions';
+  'Planner support for comb_in_range: rewrites it as comparisons in the format''s btree operator family (SupportRequestSimplify)';
 
 COMMENT ON FUNCTION uuid_sqlserver_cmp(uuid, uuid) IS
   'Compares uuids as SQL Server compares uniqueidentifier (bytes 10-15, 8-9, 7-6, 5-4, 3-0): -1, 0 or 1';

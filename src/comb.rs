@@ -24,6 +24,7 @@ pub enum comb_format {
     postgresql_sqldatetime,
     binary_sqldatetime,
     ticks,
+    uuidv7,
 }
 
 impl From<comb_format> for Format {
@@ -36,6 +37,7 @@ impl From<comb_format> for Format {
             comb_format::postgresql_sqldatetime => Format::PostgreSqlSqlDateTime,
             comb_format::binary_sqldatetime => Format::BinarySqlDateTime,
             comb_format::ticks => Format::Ticks,
+            comb_format::uuidv7 => Format::UuidV7,
         }
     }
 }
@@ -139,6 +141,16 @@ fn unix_us(function: &str, ts: TimestampWithTimeZone, format: Format) -> i64 {
 }
 
 fn report(function: &str, format: Format, error: CombError) -> ! {
+    report_for(function, None, format, error)
+}
+
+fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> ! {
+    report_for(function, Some(id), format, error)
+}
+
+/// The ERROR for `error`, naming the uuid it was read from when there is one.
+fn report_for(function: &str, id: Option<Uuid>, format: Format, error: CombError) -> ! {
+    let value = id.map(|id| format!("uuid {id}")).unwrap_or_else(|| "the value".into());
     match error {
         CombError::TimeOutOfRange { clock, unix_us } => errors::datetime_out_of_range(format!(
             "{function}: timestamp {} is out of range for comb_format {}: valid range is {}",
@@ -153,17 +165,15 @@ fn report(function: &str, format: Format, error: CombError) -> ! {
             shown(clock.range().0),
             shown(clock.unix_us(clock.max_units()))
         )),
-        CombError::InvalidField { .. } => unreachable!("only decoding reads fields"),
-    }
-}
-
-fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> ! {
-    match error {
         CombError::InvalidField { .. } => errors::datetime_out_of_range(format!(
-            "{function}: uuid {id} does not hold a valid {} COMB: {error}",
+            "{function}: {value} does not hold a valid {} COMB: {error}",
             format.name()
         )),
-        _ => report(function, format, error),
+        CombError::NotUuidV7 { .. } => errors::raise(
+            pgrx::PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            format!("{function}: {value} is not a comb_format {} value: {error}", format.name()),
+            Some("A uuidv7 value has version nibble 7 (the 13th hex digit) and variant bits 10."),
+        ),
     }
 }
 
@@ -197,12 +207,13 @@ fn comb_uuid_named(format: &str) -> Uuid {
     }
 }
 
-/// A new COMB for a given time: random bytes stamped with `ts` (RT.Comb `Create(DateTime)`).
+/// A new COMB for a given time (RT.Comb `Create(DateTime)`): random bytes with `ts`, and its
+/// fraction of the clock unit in the counter bits.
 #[pg_extern(volatile, parallel_safe, name = "comb_uuid")]
 fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
     let format = Format::from(format);
     let us = unix_us("comb_uuid", ts, format);
-    match layout::stamp(format.random_base(random_bytes()), us, format) {
+    match layout::at(random_bytes(), us, format) {
         Ok(id) => Uuid::from_bytes(id),
         Err(error) => report("comb_uuid", format, error),
     }
@@ -257,14 +268,33 @@ fn bound(ts: TimestampWithTimeZone) -> layout::Bound {
 
 /// `comb_floor`, except that times the format cannot hold map past the matching end of its order
 /// (all-zero or all-one bytes), so that open-ended ranges (`'infinity'`, a lower bound before
-/// 1970) work. The index conditions of `comb_in_range` call it.
+/// 1970) work.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_range_bound(ts: TimestampWithTimeZone, format: FormatArg) -> Uuid {
-    Uuid::from_bytes(layout::range_bound(bound(ts), format.into()))
+    range_bound(ts, format.into())
+}
+
+fn range_bound(ts: TimestampWithTimeZone, format: Format) -> Uuid {
+    Uuid::from_bytes(layout::range_bound(bound(ts), format))
+}
+
+/// The lower bound of `comb_in_range(id, lower, upper, format)` in the format's order; NULL when
+/// either time is (strict), so that the planner's rewrite is NULL exactly when the call is.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_range_lower(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatArg) -> Uuid {
+    let _ = upper;
+    range_bound(lower, format.into())
+}
+
+/// The upper (exclusive) bound of `comb_in_range(id, lower, upper, format)`; see `comb_range_lower`.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn comb_range_upper(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatArg) -> Uuid {
+    let _ = lower;
+    range_bound(upper, format.into())
 }
 
 /// True when the time embedded in `id` lies in [lower, upper). The planner support function
-/// turns it into an index range scan on an index on `id` alone.
+/// rewrites it into comparisons that index scans and partition pruning use.
 #[pg_extern(immutable, strict, parallel_safe, support = comb_in_range_support)]
 fn comb_in_range(
     id: Uuid,
@@ -281,14 +311,14 @@ fn comb_in_range(
     )
 }
 
-/// Planner support for `comb_in_range`: answers `SupportRequestIndexCondition` for an index on
-/// the `id` argument whose operator family sorts in the format's order, with the exact (not
-/// lossy) conditions `id >= comb_range_bound(lower, f) AND id < comb_range_bound(upper, f)`.
+/// Planner support for `comb_in_range`: answers `SupportRequestSimplify` with
+/// `id >= bound(lower) AND id < bound(upper)` in the operators of the format's order (see
+/// `planner`), so btree and BRIN indexes and partition pruning serve it.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_in_range_support(request: Internal) -> Internal {
     // SAFETY: PostgreSQL calls a support function with a valid request node; every pointer read
-    // below comes from it or from catalog look-ups that return valid objects or InvalidOid.
+    // comes from it or from catalog look-ups that return valid objects or InvalidOid.
     // Declining is a NULL pointer, not an SQL NULL (which PostgreSQL would reject).
-    let conditions = unsafe { crate::planner::in_range_index_condition(request) };
-    Internal::from(Some(pg_sys::Datum::from(conditions.unwrap_or(std::ptr::null_mut()))))
+    let rewritten = unsafe { crate::planner::in_range_simplified(request, range_bound) };
+    Internal::from(Some(pg_sys::Datum::from(rewritten.unwrap_or(std::ptr::null_mut()))))
 }

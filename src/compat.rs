@@ -14,23 +14,6 @@ pub unsafe fn lock_held_by_me(tag: &pg_sys::LOCKTAG, mode: pg_sys::LOCKMODE) -> 
     return pg_sys::LockHeldByMe(tag, mode, false);
 }
 
-/// `is_pseudo_constant_for_index`: PostgreSQL 14 added the planner root as first argument.
-///
-/// SAFETY: the planner's own pointers, from a planner support request.
-pub unsafe fn is_pseudo_constant_for_index(
-    root: *mut pg_sys::PlannerInfo,
-    expr: *mut pg_sys::Node,
-    index: *mut pg_sys::IndexOptInfo,
-) -> bool {
-    #[cfg(feature = "pg13")]
-    {
-        let _ = root;
-        pg_sys::is_pseudo_constant_for_index(expr, index)
-    }
-    #[cfg(not(feature = "pg13"))]
-    pg_sys::is_pseudo_constant_for_index(root, expr, index)
-}
-
 /// The unsigned comparator for abbreviated keys. PostgreSQL 15 added `ssup_datum_unsigned_cmp`;
 /// passing that very function lets tuplesort use its specialised qsort. Before 15, our own.
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]

@@ -1,14 +1,16 @@
-//! Planner support: `comb_in_range(id, lower, upper, format)` becomes the index conditions
-//! `id >= comb_range_bound(lower, format) AND id < comb_range_bound(upper, format)` on an index on
-//! `id` whose btree operator family sorts in the format's order.
+//! Planner support: `comb_in_range(id, lower, upper, format)` is simplified into the comparisons
+//! `id >= B(lower) AND id < B(upper)`, with the operators of the btree operator family that sorts
+//! in the format's order (uuid's own for the postgresql formats, `uuid_sqlserver_ops` for the SQL
+//! Server ones). Every part of the planner that reads comparisons then serves it: btree and BRIN
+//! index scans, and plan-time and run-time partition pruning. With constant times the bounds are
+//! constants; otherwise `comb_range_lower`/`comb_range_upper`, which are NULL when either time is,
+//! so the rewrite is NULL exactly when the call is.
 
 use crate::core::comb::Format;
 use crate::core::order::Order;
-use pgrx::{pg_sys, Internal};
+use pgrx::datum::TimestampWithTimeZone;
+use pgrx::{pg_sys, FromDatum, Internal, IntoDatum, Uuid};
 use std::ffi::CStr;
-
-/// Btree support function 1, the comparison function (nbtree.h's BTORDER_PROC).
-const BTORDER_PROC: i16 = 1;
 
 unsafe fn is_a(node: *mut pg_sys::Node, tag: pg_sys::NodeTag) -> bool {
     !node.is_null() && (*node).type_ == tag
@@ -26,93 +28,119 @@ unsafe fn list_of_two(a: *mut std::ffi::c_void, b: *mut std::ffi::c_void) -> *mu
     )
 }
 
+unsafe fn list_of_three(
+    a: *mut std::ffi::c_void,
+    b: *mut std::ffi::c_void,
+    c: *mut std::ffi::c_void,
+) -> *mut pg_sys::List {
+    pg_sys::list_make3_impl(
+        pg_sys::NodeTag::T_List,
+        pg_sys::ListCell { ptr_value: a },
+        pg_sys::ListCell { ptr_value: b },
+        pg_sys::ListCell { ptr_value: c },
+    )
+}
+
 unsafe fn copy<T>(node: *mut T) -> *mut T {
     pg_sys::copyObjectImpl(node.cast()).cast()
 }
 
-/// The order a btree operator family on uuid sorts in, told by its comparison function: core's
-/// `uuid_cmp`, or this extension's `uuid_sqlserver_cmp` (in the same schema as `sibling`).
-unsafe fn order_of_family(opfamily: pg_sys::Oid, sibling: pg_sys::Oid) -> Option<Order> {
-    let proc = pg_sys::get_opfamily_proc(opfamily, pg_sys::UUIDOID, pg_sys::UUIDOID, BTORDER_PROC);
-    if proc == pg_sys::Oid::from(pg_sys::F_UUID_CMP) {
-        return Some(Order::Bytes);
-    }
-    if proc == pg_sys::InvalidOid || pg_sys::get_func_namespace(proc) != pg_sys::get_func_namespace(sibling) {
-        return None;
-    }
-    let name = pg_sys::get_func_name(proc);
-    (!name.is_null() && CStr::from_ptr(name).to_bytes() == b"uuid_sqlserver_cmp").then_some(Order::SqlServer)
+/// `schema.name` as the qualified-name list catalog look-ups take.
+unsafe fn qualified_name(schema: pg_sys::Oid, name: &CStr) -> Option<*mut pg_sys::List> {
+    let schema = pg_sys::get_namespace_name(schema);
+    (!schema.is_null()).then(|| {
+        list_of_two(pg_sys::makeString(schema).cast(), pg_sys::makeString(pg_sys::pstrdup(name.as_ptr())).cast())
+    })
 }
 
-/// `comb_range_bound(timestamptz, comb_format)` in the schema of `sibling`.
-unsafe fn range_bound_function(sibling: pg_sys::Oid, format_type: pg_sys::Oid) -> Option<pg_sys::Oid> {
-    let schema = pg_sys::get_namespace_name(pg_sys::get_func_namespace(sibling));
-    if schema.is_null() {
-        return None;
-    }
-    let name = list_of_two(
-        pg_sys::makeString(schema).cast(),
-        pg_sys::makeString(pg_sys::pstrdup(c"comb_range_bound".as_ptr())).cast(),
-    );
-    let argtypes = [pg_sys::TIMESTAMPTZOID, format_type];
-    let oid = pg_sys::LookupFuncName(name, 2, argtypes.as_ptr(), true);
-    (oid != pg_sys::InvalidOid).then_some(oid)
+/// The btree operator family on uuid that sorts in `order`: uuid's default one, or this
+/// extension's `uuid_sqlserver_ops` (in `schema`, the extension's).
+unsafe fn family_of_order(order: Order, schema: pg_sys::Oid) -> Option<pg_sys::Oid> {
+    let family = match order {
+        Order::Bytes => pg_sys::get_opclass_family(pg_sys::GetDefaultOpClass(pg_sys::UUIDOID, pg_sys::BTREE_AM_OID)),
+        Order::SqlServer => {
+            pg_sys::get_opfamily_oid(pg_sys::BTREE_AM_OID, qualified_name(schema, c"uuid_sqlserver_ops")?, true)
+        }
+        Order::DotNetBytes => return None,
+    };
+    (family != pg_sys::InvalidOid).then_some(family)
 }
 
-/// The index conditions for a `SupportRequestIndexCondition`, or `None` to decline.
+/// A non-NULL constant's datum.
+unsafe fn constant(node: *mut pg_sys::Node) -> Option<pg_sys::Datum> {
+    let constant = node.cast::<pg_sys::Const>();
+    (is_a(node, pg_sys::NodeTag::T_Const) && !(*constant).constisnull).then(|| (*constant).constvalue)
+}
+
+/// The expression replacing a `comb_in_range` call, or `None` to keep the call.
+/// `bound_of` computes `comb_range_bound(ts, format)`.
 ///
 /// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
-pub unsafe fn in_range_index_condition(request: Internal) -> Option<*mut pg_sys::List> {
+pub unsafe fn in_range_simplified(
+    request: Internal,
+    bound_of: fn(TimestampWithTimeZone, Format) -> Uuid,
+) -> Option<*mut pg_sys::Node> {
     let node = request.unwrap()?.cast_mut_ptr::<pg_sys::Node>();
-    if !is_a(node, pg_sys::NodeTag::T_SupportRequestIndexCondition) {
+    if !is_a(node, pg_sys::NodeTag::T_SupportRequestSimplify) {
         return None;
     }
-    let req = node.cast::<pg_sys::SupportRequestIndexCondition>();
-    if (*req).indexarg != 0 || !is_a((*req).node, pg_sys::NodeTag::T_FuncExpr) {
-        return None;
-    }
-    let call = (*req).node.cast::<pg_sys::FuncExpr>();
+    let call = (*node.cast::<pg_sys::SupportRequestSimplify>()).fcall;
     let args = (*call).args;
     if args.is_null() || (*args).length != 4 {
         return None;
     }
     let (id, lower, upper, format) = (list_nth(args, 0), list_nth(args, 1), list_nth(args, 2), list_nth(args, 3));
-
+    // The rewrite evaluates id twice and each time in both bounds: only if that cannot change them.
+    if pg_sys::contain_volatile_functions(args.cast()) {
+        return None;
+    }
     // The format decides the order, so it must be known now.
-    if !is_a(format, pg_sys::NodeTag::T_Const) || (*format.cast::<pg_sys::Const>()).constisnull {
-        return None;
-    }
-    let format_const = format.cast::<pg_sys::Const>();
-    let label_oid = pg_sys::Oid::from((*format_const).constvalue.value() as u32);
+    let format_type = (*format.cast::<pg_sys::Const>()).consttype;
+    let label_oid = pg_sys::Oid::from(constant(format)?.value() as u32);
     let (label, _, _) = pgrx::enum_helper::lookup_enum_by_oid(label_oid);
-    let format_order = Format::from_name(&label)?.order();
-    if order_of_family((*req).opfamily, (*call).funcid)? != format_order {
-        return None;
-    }
-    // The bounds must be computable before the scan starts.
-    for bound in [lower, upper] {
-        if !crate::compat::is_pseudo_constant_for_index((*req).root, bound, (*req).index) {
-            return None;
-        }
-    }
-    let bound_function = range_bound_function((*call).funcid, (*format_const).consttype)?;
+    let format_value = Format::from_name(&label)?;
+    let schema = pg_sys::get_func_namespace((*call).funcid);
+    let family = family_of_order(format_value.order(), schema)?;
     let operator =
-        |strategy: u32| pg_sys::get_opfamily_member((*req).opfamily, pg_sys::UUIDOID, pg_sys::UUIDOID, strategy as i16);
+        |strategy: u32| pg_sys::get_opfamily_member(family, pg_sys::UUIDOID, pg_sys::UUIDOID, strategy as i16);
     let (at_or_after, before) =
         (operator(pg_sys::BTGreaterEqualStrategyNumber), operator(pg_sys::BTLessStrategyNumber));
     if at_or_after == pg_sys::InvalidOid || before == pg_sys::InvalidOid {
         return None;
     }
-    let condition = |operator: pg_sys::Oid, time: *mut pg_sys::Node| {
-        let bound = pg_sys::makeFuncExpr(
-            bound_function,
-            pg_sys::UUIDOID,
-            list_of_two(copy(time).cast(), copy(format).cast()),
-            pg_sys::InvalidOid,
-            pg_sys::InvalidOid,
-            pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
-        );
-        pg_sys::make_opclause(
+
+    let constant_bound = |time: pg_sys::Datum| -> Option<*mut pg_sys::Node> {
+        // SAFETY: a non-NULL timestamptz constant (the call's argument type).
+        let ts = unsafe { TimestampWithTimeZone::from_datum(time, false) }?;
+        let bound = bound_of(ts, format_value).into_datum()?;
+        // SAFETY: a by-reference uuid datum palloc'd in the planner's memory context.
+        Some(unsafe { pg_sys::makeConst(pg_sys::UUIDOID, -1, pg_sys::InvalidOid, 16, bound, false, false).cast() })
+    };
+    let bounds: [*mut pg_sys::Node; 2] = match (constant(lower), constant(upper)) {
+        (Some(lower), Some(upper)) => [constant_bound(lower)?, constant_bound(upper)?],
+        _ => {
+            let function = |name: &CStr| -> Option<*mut pg_sys::Node> {
+                let argtypes = [pg_sys::TIMESTAMPTZOID, pg_sys::TIMESTAMPTZOID, format_type];
+                let oid = pg_sys::LookupFuncName(qualified_name(schema, name)?, 3, argtypes.as_ptr(), true);
+                if oid == pg_sys::InvalidOid {
+                    return None;
+                }
+                let args = list_of_three(copy(lower).cast(), copy(upper).cast(), copy(format).cast());
+                let call = pg_sys::makeFuncExpr(
+                    oid,
+                    pg_sys::UUIDOID,
+                    args,
+                    pg_sys::InvalidOid,
+                    pg_sys::InvalidOid,
+                    pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
+                );
+                Some(call.cast())
+            };
+            [function(c"comb_range_lower")?, function(c"comb_range_upper")?]
+        }
+    };
+    let compare = |operator: pg_sys::Oid, bound: *mut pg_sys::Node| {
+        let clause = pg_sys::make_opclause(
             operator,
             pg_sys::BOOLOID,
             false,
@@ -120,8 +148,10 @@ pub unsafe fn in_range_index_condition(request: Internal) -> Option<*mut pg_sys:
             bound.cast(),
             pg_sys::InvalidOid,
             pg_sys::InvalidOid,
-        )
+        );
+        pg_sys::set_opfuncid(clause.cast());
+        clause
     };
-    (*req).lossy = false;
-    Some(list_of_two(condition(at_or_after, lower).cast(), condition(before, upper).cast()))
+    let both = list_of_two(compare(at_or_after, bounds[0]).cast(), compare(before, bounds[1]).cast());
+    Some(pg_sys::makeBoolExpr(pg_sys::BoolExprType::AND_EXPR, both, -1).cast())
 }

@@ -19,7 +19,7 @@ const DOTNET_MIN_UNIX_US: i64 = -62_135_596_800_000_000;
 const DOTNET_END_UNIX_US: i64 = 253_402_300_800_000_000;
 const TICKS_PER_US: u64 = 10;
 /// Sub-unit counter of the generator, in the bits that sort right after the time field. Twelve
-/// bits leave 62 random bits in a v4 layout (74 - 12).
+/// bits leave 62 random bits in a v4 or v7 layout (74 - 12), as in PostgreSQL 18's `uuidv7()`.
 const COUNTER_BITS: u32 = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +42,9 @@ pub enum Format {
     PostgreSqlSqlDateTime,
     BinarySqlDateTime,
     Ticks,
+    /// RFC 9562 UUIDv7 as PostgreSQL 18's `uuidv7()` lays it out: the postgresql placement with
+    /// version 7 and the 12 bits after the millisecond holding its fraction.
+    UuidV7,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +56,8 @@ pub enum CombError {
     AfterLastUnit { clock: Clock, unix_us: i64 },
     /// The field read from a GUID is not a time the clock defines.
     InvalidField { clock: Clock, field: u64 },
+    /// A uuid decoded as `uuidv7` is not an RFC 9562 version 7 uuid.
+    NotUuidV7 { version: u8, variant: u8 },
 }
 
 impl Clock {
@@ -116,6 +121,21 @@ impl Clock {
         })
     }
 
+    /// How far into its unit `unix_us` is, in 1/2^bits of the unit, rounded down (RFC 9562
+    /// method 3, as PostgreSQL 18 fills `rand_a`). Ticks are finer than the microsecond clock
+    /// that feeds them, so their fraction is always 0.
+    pub fn fraction(self, unix_us: i64, bits: u32) -> Result<u32, CombError> {
+        self.units(unix_us)?;
+        let since_start = (unix_us - self.range().0) as u64;
+        // Position in the unit as (numerator, unit length), both in a common sub-µs unit.
+        let (into_unit, unit_len) = match self {
+            Clock::Unix => (since_start % US_PER_MS as u64, US_PER_MS as u64),
+            Clock::SqlDateTime => (since_start % US_PER_DAY as u64 * 3 % 10_000, 10_000),
+            Clock::Ticks => return Ok(0),
+        };
+        Ok(((into_unit << bits) / unit_len) as u32)
+    }
+
     /// The first whole microsecond of a unit: the smallest `t` with `units(t) == units`.
     pub fn unix_us(self, units: u64) -> i64 {
         let (start, _) = self.range();
@@ -171,7 +191,7 @@ impl Clock {
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::PostgreSql,
         Format::SqlServer,
         Format::Legacy,
@@ -179,6 +199,7 @@ impl Format {
         Format::PostgreSqlSqlDateTime,
         Format::BinarySqlDateTime,
         Format::Ticks,
+        Format::UuidV7,
     ];
 
     pub fn from_name(name: &str) -> Option<Format> {
@@ -195,12 +216,13 @@ impl Format {
             Format::PostgreSqlSqlDateTime => "postgresql_sqldatetime",
             Format::BinarySqlDateTime => "binary_sqldatetime",
             Format::Ticks => "ticks",
+            Format::UuidV7 => "uuidv7",
         }
     }
 
     pub const fn clock(self) -> Clock {
         match self {
-            Format::PostgreSql | Format::SqlServer | Format::Binary => Clock::Unix,
+            Format::PostgreSql | Format::SqlServer | Format::Binary | Format::UuidV7 => Clock::Unix,
             Format::Legacy | Format::PostgreSqlSqlDateTime | Format::BinarySqlDateTime => Clock::SqlDateTime,
             Format::Ticks => Clock::Ticks,
         }
@@ -209,7 +231,7 @@ impl Format {
     /// The order the format's values are meant to be sorted in.
     pub const fn order(self) -> Order {
         match self {
-            Format::PostgreSql | Format::PostgreSqlSqlDateTime => Order::Bytes,
+            Format::PostgreSql | Format::PostgreSqlSqlDateTime | Format::UuidV7 => Order::Bytes,
             Format::SqlServer | Format::Legacy | Format::Ticks => Order::SqlServer,
             Format::Binary | Format::BinarySqlDateTime => Order::DotNetBytes,
         }
@@ -220,8 +242,8 @@ impl Format {
         &self.order().significance()[..self.clock().field_len()]
     }
 
-    /// Bits of string byte `position` that are not random: the v4 version nibble and variant bits,
-    /// or seed 001's marker nibble.
+    /// Bits of string byte `position` that are not random: the v4 or v7 version nibble and variant
+    /// bits, or seed 001's marker nibble.
     const fn fixed_bits(self, position: usize) -> u8 {
         match (self, position) {
             (Format::Ticks, 7) => 0xF0,
@@ -242,17 +264,25 @@ impl Format {
         }
     }
 
-    /// A random GUID with the format's fixed bits set: v4 version and variant, or the ticks marker.
+    /// A random GUID with the format's fixed bits set: v4 (v7) version and variant, or the ticks
+    /// marker.
     pub fn random_base(self, random: [u8; 16]) -> [u8; 16] {
         let mut id = random;
-        match self {
-            Format::Ticks => id[7] = 0xC0 | (id[7] & 0x0F),
-            _ => {
-                id[6] = 0x40 | (id[6] & 0x0F);
-                id[8] = 0x80 | (id[8] & 0x3F);
-            }
-        }
+        self.set_fixed_bits(&mut id);
         id
+    }
+
+    fn set_fixed_bits(self, id: &mut [u8; 16]) {
+        let version = match self {
+            Format::Ticks => {
+                id[7] = 0xC0 | (id[7] & 0x0F);
+                return;
+            }
+            Format::UuidV7 => 0x70,
+            _ => 0x40,
+        };
+        id[6] = version | (id[6] & 0x0F);
+        id[8] = 0x80 | (id[8] & 0x3F);
     }
 
     fn write_units(self, id: &mut [u8; 16], units: u64) {
@@ -288,11 +318,6 @@ impl Format {
         })
     }
 
-    fn read_counter(self, id: &[u8; 16]) -> u32 {
-        self.counter_slots()
-            .fold(0, |acc, (position, mask, shift)| acc << mask.count_ones() | ((id[position] & mask) >> shift) as u32)
-    }
-
     fn write_counter(self, id: &mut [u8; 16], counter: u32) {
         let mut remaining = self.counter_bits();
         for (position, mask, shift) in self.counter_slots() {
@@ -304,19 +329,34 @@ impl Format {
 }
 
 /// RT.Comb `Create(Guid, DateTime)`: `base` with the time written over the format's time bytes
-/// (and, for ticks, seed 001's marker nibble set). Every other bit of `base` is kept.
+/// (and seed 001's marker nibble set for ticks, version 7 and the variant for uuidv7). Every
+/// other bit of `base` is kept.
 pub fn stamp(base: [u8; 16], unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
     let units = format.clock().units(unix_us)?;
     let mut id = base;
     format.write_units(&mut id, units);
-    if format == Format::Ticks {
-        id[7] = 0xC0 | (id[7] & 0x0F);
+    if matches!(format, Format::Ticks | Format::UuidV7) {
+        format.set_fixed_bits(&mut id);
     }
     Ok(id)
 }
 
-/// The time embedded in `id`: the first microsecond of its clock unit.
+/// A new value for a given time from random bytes: the time, and in the counter bits the time's
+/// fraction of its clock unit (as `uuidv7()` does), so that values sort by the exact time given.
+pub fn at(random: [u8; 16], unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
+    let clock = format.clock();
+    let mut id = format.random_base(random);
+    format.write_units(&mut id, clock.units(unix_us)?);
+    format.write_counter(&mut id, clock.fraction(unix_us, format.counter_bits())?);
+    Ok(id)
+}
+
+/// The time embedded in `id`: the first microsecond of its clock unit. A `uuidv7` must be an
+/// RFC 9562 version 7 uuid.
 pub fn timestamp(id: &[u8; 16], format: Format) -> Result<i64, CombError> {
+    if format == Format::UuidV7 && (id[6] >> 4 != 7 || id[8] >> 6 != 0b10) {
+        return Err(CombError::NotUuidV7 { version: id[6] >> 4, variant: id[8] >> 6 });
+    }
     Ok(format.clock().unix_us(format.read_units(id)?))
 }
 
@@ -333,6 +373,10 @@ pub fn floor(unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
     }
     let mut id = [0u8; 16];
     format.write_units(&mut id, units);
+    if format == Format::UuidV7 {
+        // The smallest valid UUIDv7 of the millisecond: it decodes, and no v7 of it sorts lower.
+        format.set_fixed_bits(&mut id);
+    }
     Ok(id)
 }
 
@@ -373,45 +417,44 @@ pub fn is_ticks_comb(id: &[u8; 16]) -> bool {
 
 /// One session's generator for one format: values strictly increase in the format's order.
 ///
-/// In a new clock unit the counter starts at a random value in its lower half (so a value alone
-/// does not reveal how many came before it); within a unit it counts up; past its top the
-/// generator borrows the next unit. A clock that steps back is ignored until it passes the last
-/// unit used: values keep increasing and carry the later time meanwhile.
+/// The counter bits carry the time's fraction of its clock unit (RFC 9562 method 3, as PostgreSQL
+/// 18's `uuidv7()`), so values from all sessions interleave in real time; when that would not
+/// exceed the session's last value, the last counter + 1; past its top the generator borrows the
+/// next unit. A clock that steps back is ignored until it passes the last value: values keep
+/// increasing and carry the later time meanwhile.
 #[derive(Clone, Debug)]
 pub struct Generator {
     format: Format,
-    last_units: Option<u64>,
-    counter: u32,
+    last: Option<(u64, u32)>,
 }
 
 impl Generator {
     pub const fn new(format: Format) -> Self {
-        Generator { format, last_units: None, counter: 0 }
+        Generator { format, last: None }
     }
 
     pub fn next(&mut self, now_unix_us: i64, random: [u8; 16]) -> Result<[u8; 16], CombError> {
         let format = self.format;
         let clock = format.clock();
-        let now = clock.units(now_unix_us)?;
-        let mut id = format.random_base(random);
-        let fresh_counter = format.read_counter(&id) & ((1u32 << format.counter_bits()) >> 1).saturating_sub(1);
-        let (units, counter) = match self.last_units {
+        let now = (clock.units(now_unix_us)?, clock.fraction(now_unix_us, format.counter_bits())?);
+        let (units, counter) = match self.last {
             Some(last) if now <= last => {
-                let counter = self.counter + 1;
+                let (last_units, last_counter) = last;
+                let counter = last_counter + 1;
                 if counter >> format.counter_bits() == 0 {
-                    (last, counter)
-                } else if last < clock.max_units() {
-                    (last + 1, fresh_counter)
+                    (last_units, counter)
+                } else if last_units < clock.max_units() {
+                    (last_units + 1, 0)
                 } else {
-                    return Err(CombError::TimeOutOfRange { clock, unix_us: clock.unix_us(last) });
+                    return Err(CombError::TimeOutOfRange { clock, unix_us: clock.unix_us(last_units) });
                 }
             }
-            _ => (now, fresh_counter),
+            _ => now,
         };
+        let mut id = format.random_base(random);
         format.write_units(&mut id, units);
         format.write_counter(&mut id, counter);
-        self.last_units = Some(units);
-        self.counter = counter;
+        self.last = Some((units, counter));
         Ok(id)
     }
 }
@@ -431,6 +474,12 @@ impl fmt::Display for CombError {
                 clock.name(),
                 clock.unix_us(clock.max_units())
             ),
+            CombError::NotUuidV7 { version, variant } if version != 7 => {
+                write!(f, "its version nibble is {version:x}, an RFC 9562 UUIDv7's is 7 (variant {variant:02b}, of 10)")
+            }
+            CombError::NotUuidV7 { variant, .. } => {
+                write!(f, "its variant bits are {variant:02b}, an RFC 9562 UUIDv7's are 10 (with version 7)")
+            }
             CombError::InvalidField { clock, field } => match clock {
                 Clock::Unix => write!(
                     f,
@@ -538,7 +587,7 @@ mod tests {
             // microseconds, so a ticks value round-trips only when its ticks are whole µs.
             let mut units = (format.clock().max_units() as f64 * unit_frac) as u64;
             if format == Format::Ticks { units -= units % 10; }
-            let mut id = if format == Format::Ticks { format.random_base(seed) } else { seed };
+            let mut id = if matches!(format, Format::Ticks | Format::UuidV7) { format.random_base(seed) } else { seed };
             format.write_units(&mut id, units);
             let t = timestamp(&id, format).unwrap();
             prop_assert_eq!(stamp(id, t, format).unwrap(), id);
@@ -569,6 +618,7 @@ mod tests {
                 // Fixed bits survive the counter.
                 match format {
                     Format::Ticks => prop_assert!(is_ticks_comb(&id)),
+                    Format::UuidV7 => { prop_assert_eq!(id[6] >> 4, 7); prop_assert_eq!(id[8] >> 6, 2); }
                     _ => { prop_assert_eq!(id[6] >> 4, 4); prop_assert_eq!(id[8] >> 6, 2); }
                 }
                 previous = Some(id);
@@ -622,7 +672,7 @@ mod tests {
             }
             let last_units = format.read_units(&last).unwrap();
             assert!(last_units > first_units, "{format:?} never borrowed");
-            // At most 4096 values per unit, and at least 2048 (the counter starts in its lower half).
+            // 4096 values per unit, the first unit's from the clock's fraction on.
             if format != Format::Ticks {
                 assert!(last_units - first_units <= 3, "{format:?} borrowed too far");
             }
@@ -638,5 +688,76 @@ mod tests {
         ));
         let mut generator = Generator::new(Format::PostgreSql);
         assert!(generator.next(-1, [0; 16]).is_err());
+    }
+
+    /// Bits of a generated value that are neither time, counter nor fixed: random.
+    fn random_bits(format: Format) -> u32 {
+        let mut known = [0u8; 16];
+        for &position in format.time_positions() {
+            known[position] = 0xFF;
+        }
+        for (position, mask, _) in format.counter_slots() {
+            known[position] |= mask;
+        }
+        (0..16).map(|i| (!(known[i] | format.fixed_bits(i))).count_ones()).sum()
+    }
+
+    #[test]
+    fn at_least_62_random_bits_remain_except_in_seed_001s_ticks_layout() {
+        for format in Format::ALL {
+            let expected = if format == Format::Ticks { 60 } else { 62 };
+            assert_eq!(random_bits(format), expected, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn sessions_interleave_in_real_time_inside_a_unit() {
+        // Two sessions, alternating calls 37 µs apart (so several fall in each unit and the
+        // sqldatetime unit of 3333.3 µs): every value sorts by its time, whoever made it.
+        for format in Format::ALL {
+            let mut sessions = [Generator::new(format), Generator::new(format)];
+            let start = 1_700_000_000_000_000i64;
+            let mut previous: Option<[u8; 16]> = None;
+            for i in 0..2_000i64 {
+                let id = sessions[(i % 2) as usize].next(start + i * 37, [(i % 251) as u8; 16]).unwrap();
+                if let Some(p) = previous {
+                    assert_eq!(format.order().cmp(&p, &id), std::cmp::Ordering::Less, "{format:?} at {i}");
+                }
+                previous = Some(id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_counter_is_the_clocks_fraction_as_postgresql_18_writes_it() {
+        // PostgreSQL 18: rand_a = ns_in_ms * 4096 / 1_000_000; at 0.5 ms that is 2048.
+        let t = 1_700_000_000_000_500i64;
+        let id = Generator::new(Format::UuidV7).next(t, [0xFF; 16]).unwrap();
+        assert_eq!((id[6] & 0x0F) as u32 * 256 + id[7] as u32, 2048);
+        assert_eq!(id[6] >> 4, 7);
+        assert_eq!(at([0xFF; 16], t, Format::UuidV7).unwrap()[..8], id[..8]);
+        // sqldatetime: 1/300 s unit; 5000 µs after midnight is unit 1 plus 1666.7 µs of 3333.3.
+        let midnight = SQL_EPOCH_UNIX_US + 45_000 * US_PER_DAY;
+        assert_eq!(Clock::SqlDateTime.fraction(midnight + 5_000, 12).unwrap(), 2048);
+        assert_eq!(Clock::Ticks.fraction(t, 0).unwrap(), 0);
+    }
+
+    #[test]
+    fn uuidv7_decoding_requires_version_7_and_the_rfc_variant() {
+        let t = 1_700_000_000_123_456i64;
+        let id = at([0x3C; 16], t, Format::UuidV7).unwrap();
+        assert_eq!(timestamp(&id, Format::UuidV7).unwrap(), t - 456);
+        let v4 = at([0x3C; 16], t, Format::PostgreSql).unwrap();
+        assert_eq!(timestamp(&v4, Format::UuidV7), Err(CombError::NotUuidV7 { version: 4, variant: 2 }));
+        let mut wrong_variant = id;
+        wrong_variant[8] &= 0x3F;
+        assert!(timestamp(&wrong_variant, Format::UuidV7).is_err());
+        // The floor is the millisecond's smallest valid v7, so it decodes to its own time.
+        let floor = floor(t, Format::UuidV7).unwrap();
+        assert_eq!(timestamp(&floor, Format::UuidV7).unwrap(), t - 456 + 1_000);
+        assert_eq!(&floor[6..9], &[0x70, 0x00, 0x80]);
+        // Stamping an arbitrary uuid makes it a v7.
+        let stamped = stamp([0u8; 16], t, Format::UuidV7).unwrap();
+        assert_eq!(timestamp(&stamped, Format::UuidV7).unwrap(), t - 456);
     }
 }
