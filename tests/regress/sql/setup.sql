@@ -27,7 +27,7 @@ LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT substring(uuid_send(id) FROM i + 1 FO
 CREATE FUNCTION regress_order_key(id uuid, f comb_format) RETURNS bytea
 LANGUAGE sql IMMUTABLE STRICT AS $$
     SELECT CASE
-        WHEN f IN ('postgresql', 'postgresql_sqldatetime') THEN uuid_send(id)
+        WHEN f IN ('postgresql', 'postgresql_sqldatetime', 'uuidv7') THEN uuid_send(id)
         -- .NET ToByteArray order: 3,2,1,0, 5,4, 7,6, 8..15
         WHEN f IN ('binary', 'binary_sqldatetime') THEN
             regress_byte(id, 3) || regress_byte(id, 2) || regress_byte(id, 1) || regress_byte(id, 0)
