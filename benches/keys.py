@@ -415,7 +415,7 @@ def main():
         lines += [""] + section
         targets += found
     lines += ["", "## 5. Targets", "", "| target | measured | met |", "|---|---:|---|"]
-    lines += [f"| {text} | {value} | {'yes' if met else 'no'} |" for text, value, met in targets]
+    lines += [f"| {text} | {value} | {'yes' if met else 'no'} |" for text, value, met in targets] or ["| (none in the sections run) | | |"]
     lines += ["", f"Run time: {(time.monotonic() - started) / 60:.1f} min.", ""]
     path = os.path.join(args.out, f"keys-pg{args.major}.md")
     with open(path, "w") as f:
