@@ -83,10 +83,11 @@ def execution_ms(cluster, query):
     return plan[0]["Execution Time"]
 
 
-def measure_generation(cluster, calls, repeats=5):
-    """Median server execution time of count(f()) over generate_series, net of count(*)."""
+def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
+    """Median server execution time of count(f()) over generate_series, net of count(*).
+    generators: (name, SQL expression) pairs (benches/keys.py passes its own)."""
     queries = [("count(*)", f"SELECT count(*) FROM generate_series(1, {calls})")] + [
-        (name, f"SELECT count({expr}) FROM generate_series(1, {calls})") for name, expr in GENERATORS
+        (name, f"SELECT count({expr}) FROM generate_series(1, {calls})") for name, expr in generators
     ]
     runs = {name: [] for name, _ in queries}
     for r in range(repeats):
