@@ -3,9 +3,9 @@
 # built once from Debian's source package by scripts/pg.sh). For each major: the Rust unit and
 # property tests of src/core, the conformance tests on tests/vectors (core-level and in-server), the
 # #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
-# extension exactly as users install it, pg_dump/pg_restore, uniqueness and memory under load, and
-# the misspelt-setting warning, and the Debian package. Once: the lint gate (cargo fmt, cargo clippy)
-# and fuzzing.
+# extension exactly as users install it, pg_dump/pg_restore, uniqueness and memory under load, uid8
+# generator ids claimed at bulk speed, the misspelt-setting warning, and the Debian package. Once:
+# the lint gate (cargo fmt, cargo clippy) and fuzzing.
 #   bash scripts/test.sh [MAJOR...]          e.g. bash scripts/test.sh 13 15 17 18 (scripts/matrix.sh)
 # Ends with a table of each major's result and wall time, and "test: N passed, N failed" (majors).
 set -euo pipefail
@@ -80,6 +80,9 @@ run_major() {
 
     say "[pg$major] uniqueness under load across three clusters, and a backend's memory over 10 million calls"
     bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness$major"
+
+    say "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"
+    bash "$REPO/tests/uid8_bulk.sh" "$WORK/uid8_bulk$major"
     cluster_stop "$cluster"
 
     say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"

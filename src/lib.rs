@@ -131,6 +131,16 @@ fn register_settings() {
         GucContext::Suset,
         GucFlags::default(),
     );
+    GucRegistry::define_int_guc(
+        c"comb_ext.uid8_generators_per_session",
+        c"How many generator ids (1-2048) one session may hold for uid8_new.",
+        c"A session claims one more free id each time it has used a millisecond's 64 sequence numbers on all it holds, up to this many, and keeps them until it ends. Ignored while comb_ext.uid8_generator_id pins one.",
+        &uid8::GENERATORS_PER_SESSION,
+        1,
+        2048,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
     // SAFETY: the check hook is #[pg_guard]ed and never panics.
     unsafe {
         GucRegistry::define_string_guc_with_hooks(

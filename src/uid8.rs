@@ -2,7 +2,7 @@
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
 use crate::core::time;
-use crate::core::uid8::{self, Generator, Mode, Next, Parts};
+use crate::core::uid8::{self, Generators, Mode, Next, Parts};
 use crate::errors;
 use crate::shared;
 use crate::timestamptz;
@@ -31,6 +31,8 @@ impl From<uid8_mode> for Mode {
 pub static CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(0);
 /// -1: claim any free generator id; 0..2047: claim this one.
 pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
+/// How many generator ids one session may hold; it claims more as it fills milliseconds.
+pub static GENERATORS_PER_SESSION: GucSetting<i32> = GucSetting::<i32>::new(16);
 
 // ---- generator ids -------------------------------------------------------------------------
 
@@ -39,7 +41,8 @@ pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 /// cluster id and generator id as the second key, and 8 in the field where SQL's advisory locks
 /// put 1 or 2. They show in pg_locks as advisory locks on database 0. Being session locks in the
 /// user lock method, an ERROR does not release them; `pg_advisory_unlock_all()` (and
-/// `DISCARD ALL`) does, which each call checks (`LockHeldByMe`, a local look-up).
+/// `DISCARD ALL`) does, which each call checks for the id it is about to use (`LockHeldByMe`, a
+/// local look-up).
 fn lock_tag(cluster: i32, generator: i32) -> pg_sys::LOCKTAG {
     pg_sys::LOCKTAG {
         locktag_field1: 0,
@@ -53,32 +56,60 @@ fn lock_tag(cluster: i32, generator: i32) -> pg_sys::LOCKTAG {
 
 const LOCK_MODE: pg_sys::LOCKMODE = pg_sys::ExclusiveLock as pg_sys::LOCKMODE;
 
-/// The generator id this session holds and its state.
-struct Claim {
-    cluster: i32,
-    generator: i32,
-    state: Generator,
+/// Whether this backend still holds `generator` of `cluster` (a look-up in its local lock table).
+fn still_held(cluster: i32, generator: i32) -> bool {
+    // SAFETY: looks the tag up in this backend's local lock table.
+    unsafe { crate::compat::lock_held_by_me(&lock_tag(cluster, generator), LOCK_MODE) }
 }
 
-impl Claim {
-    fn still_held(&self) -> bool {
-        // SAFETY: looks the tag up in this backend's local lock table.
-        unsafe { crate::compat::lock_held_by_me(&lock_tag(self.cluster, self.generator), LOCK_MODE) }
+fn release(cluster: i32, generator: i32) {
+    // SAFETY: releases a session lock this backend holds (checked first: releasing one it does
+    // not hold would WARN).
+    unsafe {
+        if still_held(cluster, generator) {
+            pg_sys::LockRelease(&lock_tag(cluster, generator), LOCK_MODE, true);
+        }
+    }
+}
+
+/// The generator ids this session holds, all of one cluster id, and their state.
+struct Session {
+    cluster: i32,
+    generators: Generators,
+}
+
+impl Session {
+    /// Lets go of the held ids for which `keep` is false.
+    fn release_unless(&mut self, mut keep: impl FnMut(i32) -> bool) {
+        let cluster = self.cluster;
+        self.generators.retain(|g| {
+            keep(g) || {
+                release(cluster, g);
+                false
+            }
+        });
     }
 
-    fn release(&self) {
-        // SAFETY: releases a session lock this backend may hold; a no-op (with a WARNING we avoid
-        // by checking first) otherwise.
-        unsafe {
-            if self.still_held() {
-                pg_sys::LockRelease(&lock_tag(self.cluster, self.generator), LOCK_MODE, true);
-            }
+    /// Brings the held ids in line with the settings: all let go on a change of cluster id,
+    /// all but the pinned one when one is pinned, the highest ones past the limit; and the ones
+    /// no longer held (`pg_advisory_unlock_all()`, `DISCARD ALL`) forgotten.
+    fn follow_settings(&mut self, cluster: i32, pinned: i32, limit: usize) {
+        if cluster != self.cluster {
+            self.release_unless(|_| false);
+            self.cluster = cluster;
+        }
+        if pinned >= 0 {
+            self.release_unless(|g| g == pinned);
+        }
+        if self.generators.len() > limit {
+            let keep: Vec<i32> = self.generators.generators().take(limit).collect();
+            self.release_unless(|g| keep.contains(&g));
         }
     }
 }
 
 thread_local! {
-    static CLAIM: RefCell<Option<Claim>> = const { RefCell::new(None) };
+    static SESSION: RefCell<Session> = const { RefCell::new(Session { cluster: 0, generators: Generators::new() }) };
 }
 
 fn try_claim(cluster: i32, generator: i32) -> bool {
@@ -87,10 +118,11 @@ fn try_claim(cluster: i32, generator: i32) -> bool {
     result != pg_sys::LockAcquireResult::LOCKACQUIRE_NOT_AVAIL
 }
 
-/// Claims a generator id for `cluster`: the pinned one, or the first free one starting from a
-/// point that spreads backends apart (so claims rarely probe taken ids).
-fn claim(cluster: i32, pinned: i32) -> Claim {
-    let generator = if pinned >= 0 {
+/// Claims a generator id for `cluster`: the pinned one, or the first free one the session does
+/// not hold yet, starting from a point that spreads backends apart (so claims rarely probe
+/// taken ids). Only the session's first claim fails with an error; an extra one reports None.
+fn claim(cluster: i32, pinned: i32, held: &Generators) -> Option<i32> {
+    if pinned >= 0 {
         if !try_claim(cluster, pinned) {
             errors::raise(
                 PgSqlErrorCode::ERRCODE_LOCK_NOT_AVAILABLE,
@@ -98,59 +130,59 @@ fn claim(cluster: i32, pinned: i32) -> Claim {
                 Some("Pin another comb_ext.uid8_generator_id, or set it to -1 to claim any free one."),
             );
         }
-        pinned
-    } else {
-        // SAFETY: MyProcPid is a plain int set at process start.
-        let free = uid8::probe_order(unsafe { pg_sys::MyProcPid }).find(|&g| try_claim(cluster, g));
-        free.unwrap_or_else(|| {
-            errors::raise(
-                PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
-                format!("uid8_new: all 2048 generator ids of cluster id {cluster} are held by other sessions"),
-                Some("Each generating session holds one id until it ends; use another cluster id or fewer sessions."),
-            )
-        })
-    };
-    Claim { cluster, generator, state: Generator::claimed_at(now_ms()) }
+        return Some(pinned);
+    }
+    // SAFETY: MyProcPid is a plain int set at process start.
+    let mut order = uid8::probe_order(unsafe { pg_sys::MyProcPid });
+    let free = order.find(|&g| !held.generators().any(|h| h == g) && try_claim(cluster, g));
+    if free.is_none() && held.is_empty() {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
+            format!("uid8_new: all 2048 generator ids of cluster id {cluster} are held by other sessions"),
+            Some("Each generating session holds up to comb_ext.uid8_generators_per_session ids until it ends; use another cluster id, fewer sessions or a lower setting."),
+        );
+    }
+    free
 }
 
 fn now_ms() -> i64 {
     time::wall_clock_unix_us().div_euclid(time::US_PER_MS)
 }
 
-/// A new ID: this session's generator id (claimed on first use, kept until the session ends),
-/// the cluster id setting, up to 64 per millisecond.
+/// A new ID: one of this session's generator ids (claimed on first use and when a millisecond's
+/// 64 sequence numbers of every held id are used, up to comb_ext.uid8_generators_per_session,
+/// kept until the session ends), the cluster id setting.
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     let cluster = CLUSTER_ID.get();
     let pinned = GENERATOR_ID.get();
-    loop {
-        let step = CLAIM.with_borrow_mut(|slot| {
-            let current = slot.take().filter(|c| {
-                let keep = c.cluster == cluster && (pinned < 0 || c.generator == pinned) && c.still_held();
-                if !keep {
-                    c.release();
+    let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
+    SESSION.with_borrow_mut(|session| {
+        session.follow_settings(cluster, pinned, limit);
+        loop {
+            match session.generators.next(now_ms(), limit) {
+                Next::Issue { timestamp_ms, sequence, generator } => {
+                    // The id about to be used must still be held; if it is not, none may be.
+                    if !still_held(cluster, generator) {
+                        session.generators.retain(|g| still_held(cluster, g));
+                        continue;
+                    }
+                    let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
+                    return parts.encode().unwrap_or_else(|_| {
+                        errors::datetime_out_of_range(format!(
+                            "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",
+                            crate::core::uid8::TIMESTAMP_LIMIT - 1
+                        ))
+                    });
                 }
-                keep
-            });
-            let claim = slot.insert(match current {
-                Some(claim) => claim,
-                None => claim(cluster, pinned),
-            });
-            (claim.generator, claim.state.next(now_ms()))
-        });
-        match step {
-            (generator, Next::Issue { timestamp_ms, sequence }) => {
-                let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
-                return parts.encode().unwrap_or_else(|_| {
-                    errors::datetime_out_of_range(format!(
-                        "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",
-                        crate::core::uid8::TIMESTAMP_LIMIT - 1
-                    ))
-                });
+                Next::WaitUntil { timestamp_ms } => shared::sleep_until(timestamp_ms * time::US_PER_MS),
+                Next::Claim => match claim(cluster, pinned, &session.generators) {
+                    Some(generator) => session.generators.claimed(generator, now_ms()),
+                    None => session.generators.claim_failed(),
+                },
             }
-            (_, Next::WaitUntil { timestamp_ms }) => shared::sleep_until(timestamp_ms * time::US_PER_MS),
         }
-    }
+    })
 }
 
 // ---- decoders, builder, bytea ----------------------------------------------------------------

@@ -5,7 +5,7 @@
 use comb_ext::core::comb::{Format, Generator as CombGenerator};
 use comb_ext::core::muid::Timeline;
 use comb_ext::core::sno::{self, Generator as SnoGenerator, Next as SnoNext, SequenceBounds};
-use comb_ext::core::uid8::{Generator as Uid8Generator, Next as Uid8Next};
+use comb_ext::core::uid8::{Generators as Uid8Generators, Next as Uid8Next};
 use std::collections::HashSet;
 
 const START_US: i64 = 1_700_000_000_000_000;
@@ -102,22 +102,35 @@ fn sno_tick_tocks_then_waits_on_a_second_step_into_the_same_past() {
 
 #[test]
 fn uid8_goes_on_past_the_last_millisecond_used() {
-    for steps in FAULTS {
-        let mut generator = Uid8Generator::claimed_at(START_US / MS - 1);
-        let mut seen = HashSet::new();
-        let mut last_ms = 0;
-        for reading in clock_walk(steps) {
-            let mut now_ms = reading / MS;
-            let issued = loop {
-                match generator.next(now_ms) {
-                    Uid8Next::Issue { timestamp_ms, sequence } => break (timestamp_ms, sequence),
-                    Uid8Next::WaitUntil { timestamp_ms } => now_ms = timestamp_ms,
-                }
-            };
-            assert!(seen.insert(issued), "{steps:?}: {issued:?} twice");
-            // It never goes back in time, and never waits for the clock to come back.
-            assert!(issued.0 >= last_ms);
-            last_ms = issued.0;
+    // One generator id, and up to four (claimed as milliseconds fill: 100 calls a ms here).
+    for limit in [1, 4] {
+        for steps in FAULTS {
+            let mut generators = Uid8Generators::new();
+            generators.claimed(0, START_US / MS - 1);
+            let mut free = 1..;
+            let mut seen = HashSet::new();
+            let mut last = (0, 0, 0);
+            for reading in clock_walk(steps) {
+                let mut now_ms = reading / MS;
+                let issued = loop {
+                    match generators.next(now_ms, limit) {
+                        Uid8Next::Issue { timestamp_ms, sequence, generator } => {
+                            break (timestamp_ms, sequence, generator)
+                        }
+                        Uid8Next::WaitUntil { timestamp_ms } => {
+                            // Waits are for the next millisecond only, never for the clock to come back.
+                            assert_eq!(timestamp_ms, now_ms + 1, "{steps:?}");
+                            now_ms = timestamp_ms;
+                        }
+                        Uid8Next::Claim => generators.claimed(free.next().unwrap(), now_ms),
+                    }
+                };
+                assert!(seen.insert(issued), "{steps:?}: {issued:?} twice");
+                // (ms, sequence, generator) strictly increases: it never goes back in time.
+                assert!(issued > last, "{steps:?}: {issued:?} after {last:?}");
+                last = issued;
+            }
+            assert_eq!(generators.len(), limit, "{steps:?}");
         }
     }
 }

@@ -82,54 +82,147 @@ pub fn probe_order(pid: i32) -> impl Iterator<Item = i32> {
     (0..count).map(move |i| (start + i) % count)
 }
 
-/// What the generator does for a call at a given millisecond.
+/// What a session's generator ids do for a call at a given millisecond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
     Issue {
         timestamp_ms: i64,
         sequence: i32,
+        generator: i32,
     },
-    /// The millisecond's 64 sequence numbers are used: call again when the clock reaches this.
+    /// Every usable id has used this millisecond's 64 sequence numbers (or none is usable yet):
+    /// call again when the clock reaches this.
     WaitUntil {
         timestamp_ms: i64,
     },
+    /// Claim a generator id and report it with [`Generators::claimed`] (or
+    /// [`Generators::claim_failed`]), then call again. With no id held this is the session's
+    /// first claim, which must succeed; otherwise it is an extra one for a full millisecond.
+    Claim,
 }
 
-/// One generator id's state: up to 64 IDs per millisecond, sequence from 0 in each new one, and
-/// a wait for the next millisecond when a millisecond's 64 are used (as upstream). The clock is
-/// passed in so tests drive it.
+/// After a failed extra claim (every id of the cluster id held), this many full milliseconds
+/// wait without probing again: a probe of all 2048 ids is not free.
+pub const CLAIM_RETRY_FULL_MS: u32 = 1000;
+
+/// A held generator id, usable in the milliseconds from `from_ms` on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Generator {
-    last_ms: i64,
-    next_sequence: i32,
+struct Held {
+    generator: i32,
+    from_ms: i64,
 }
 
-impl Generator {
-    /// A generator for an id claimed at `now_ms`. The id's previous holder made its last ID no
-    /// later than that millisecond, so this one starts strictly after it.
-    pub fn claimed_at(now_ms: i64) -> Self {
-        Generator { last_ms: now_ms, next_sequence: SEQUENCE_MAX + 1 }
+/// The generator ids one session holds and what it issues next: up to 64 IDs per millisecond
+/// on each id. Within a millisecond it issues sequence s on every usable id, in ascending id
+/// order, before sequence s + 1, so the (ms, sequence, generator) triples it issues, which is
+/// how TIME_SEQUENTIAL IDs sort, strictly increase. When a millisecond is full it asks for one
+/// more id (up to the caller's limit, one claim per full millisecond) and waits for the next
+/// millisecond, as upstream does with its one id.
+///
+/// An id claimed at wall-clock ms `c` is usable only from `max(c, last ms issued) + 1` on: its
+/// previous holder made its last ID no later than `c`, and the session's own milliseconds up to
+/// the last one issued are already laid out without it. So the set of usable ids is fixed for
+/// every millisecond, and the order holds whatever ids join or leave. The clock is passed in so
+/// tests drive it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Generators {
+    /// Ascending by generator id.
+    held: Vec<Held>,
+    /// The last (ms, sequence, generator) issued.
+    last: Option<(i64, i32, i32)>,
+    /// The full millisecond an extra claim was last asked for: one claim each.
+    claimed_for_ms: Option<i64>,
+    /// Full milliseconds still to pass before the next extra claim, after a failed one.
+    claim_pause: u32,
+}
+
+impl Generators {
+    pub const fn new() -> Self {
+        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0 }
     }
 
-    pub fn next(&mut self, now_ms: i64) -> Next {
-        if now_ms > self.last_ms {
-            self.last_ms = now_ms;
-            self.next_sequence = 1;
-            return Next::Issue { timestamp_ms: now_ms, sequence: 0 };
+    /// The ids held, ascending.
+    pub fn generators(&self) -> impl Iterator<Item = i32> + '_ {
+        self.held.iter().map(|h| h.generator)
+    }
+
+    pub fn len(&self) -> usize {
+        self.held.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    /// Adds `generator`, claimed when the wall clock read `now_ms`.
+    pub fn claimed(&mut self, generator: i32, now_ms: i64) {
+        let after = self.last.map_or(now_ms, |(ms, _, _)| ms.max(now_ms));
+        let at = self.held.partition_point(|h| h.generator < generator);
+        if self.held.get(at).is_some_and(|h| h.generator == generator) {
+            self.held[at].from_ms = self.held[at].from_ms.max(after + 1);
+        } else {
+            self.held.insert(at, Held { generator, from_ms: after + 1 });
         }
-        if self.next_sequence <= SEQUENCE_MAX {
-            let sequence = self.next_sequence;
-            self.next_sequence += 1;
-            return Next::Issue { timestamp_ms: self.last_ms, sequence };
+    }
+
+    /// No id was free: the next [`CLAIM_RETRY_FULL_MS`] full milliseconds just wait.
+    pub fn claim_failed(&mut self) {
+        self.claim_pause = CLAIM_RETRY_FULL_MS;
+    }
+
+    /// Keeps only the ids for which `keep` holds (the ones still claimed).
+    pub fn retain(&mut self, mut keep: impl FnMut(i32) -> bool) {
+        self.held.retain(|h| keep(h.generator));
+    }
+
+    /// The lowest id above `after` usable in `ms`.
+    fn usable_after(&self, ms: i64, after: i32) -> Option<i32> {
+        let from = self.held.partition_point(|h| h.generator <= after);
+        self.held[from..].iter().find(|h| h.from_ms <= ms).map(|h| h.generator)
+    }
+
+    fn issue(&mut self, timestamp_ms: i64, sequence: i32, generator: i32) -> Next {
+        self.last = Some((timestamp_ms, sequence, generator));
+        Next::Issue { timestamp_ms, sequence, generator }
+    }
+
+    /// What to do at wall-clock ms `now_ms`, holding at most `limit` ids.
+    pub fn next(&mut self, now_ms: i64, limit: usize) -> Next {
+        if self.held.is_empty() {
+            return Next::Claim;
         }
-        if now_ms == self.last_ms {
-            return Next::WaitUntil { timestamp_ms: self.last_ms + 1 };
+        if let Some((ms, sequence, generator)) = self.last.filter(|&(ms, _, _)| now_ms <= ms) {
+            // The last millisecond goes on: the next usable id at this sequence, then the next
+            // sequence from the lowest usable id.
+            if let Some(next) = self.usable_after(ms, generator) {
+                return self.issue(ms, sequence, next);
+            }
+            let lowest = self.usable_after(ms, -1);
+            if let Some(next) = lowest.filter(|_| sequence < SEQUENCE_MAX) {
+                return self.issue(ms, sequence + 1, next);
+            }
+            // Full, if any id held is usable in it (after a loss, none may be yet).
+            if lowest.is_some() && self.held.len() < limit && self.claimed_for_ms != Some(ms) {
+                self.claimed_for_ms = Some(ms);
+                if self.claim_pause == 0 {
+                    return Next::Claim;
+                }
+                self.claim_pause -= 1;
+            }
         }
-        // The clock stepped back: keep going from the last millisecond used, one past it, rather
-        // than wait for the clock to come back (which could take as long as the step).
-        self.last_ms += 1;
-        self.next_sequence = 1;
-        Next::Issue { timestamp_ms: self.last_ms, sequence: 0 }
+        // Sequence 0 of a later millisecond: the clock's, or one past the last one used, and no
+        // earlier than an id is usable.
+        let after = self.last.map_or(now_ms, |(ms, _, _)| now_ms.max(ms + 1));
+        let first_usable = self.held.iter().map(|h| h.from_ms).min().unwrap_or(after);
+        let ms = after.max(first_usable);
+        if ms == now_ms + 1 {
+            return Next::WaitUntil { timestamp_ms: ms };
+        }
+        // ms is the clock's, or further ahead of it: the clock stepped back, and the session
+        // goes on from where it was rather than wait for the clock to come back (which could
+        // take as long as the step).
+        let generator = self.usable_after(ms, -1).expect("an id is usable from its from_ms on");
+        self.issue(ms, 0, generator)
     }
 }
 
@@ -158,7 +251,7 @@ mod tests {
 
     use super::*;
     use proptest::prelude::*;
-    use std::collections::HashSet;
+    use std::collections::{HashMap, HashSet};
 
     fn parts(timestamp_ms: i64, mode: Mode) -> Parts {
         Parts { timestamp_ms, sequence: 0, generator: 0, cluster: 0, mode }
@@ -202,27 +295,149 @@ mod tests {
         assert_eq!(field(Parts { cluster: -1, ..base }), "cluster");
     }
 
-    #[test]
-    fn sequence_counts_within_a_millisecond_and_waits_past_64() {
-        let mut generator = Generator::claimed_at(99);
-        assert_eq!(generator.next(99), Next::WaitUntil { timestamp_ms: 100 });
-        for sequence in 0..=SEQUENCE_MAX {
-            assert_eq!(generator.next(100), Next::Issue { timestamp_ms: 100, sequence });
+    /// Calls `next` until it issues, waiting and claiming (from `free`, lowest first) as told;
+    /// each claim's id and clock go to `claims`.
+    fn draw_noting_claims(
+        generators: &mut Generators,
+        clock: &mut i64,
+        limit: usize,
+        free: &mut Vec<i32>,
+        claims: &mut HashMap<i32, i64>,
+    ) -> (i64, i32, i32) {
+        loop {
+            match generators.next(*clock, limit) {
+                Next::Issue { timestamp_ms, sequence, generator } => return (timestamp_ms, sequence, generator),
+                Next::WaitUntil { timestamp_ms } => {
+                    assert!(timestamp_ms > *clock);
+                    *clock = timestamp_ms;
+                }
+                Next::Claim if free.is_empty() => {
+                    assert!(!generators.is_empty(), "a first claim with no id free");
+                    generators.claim_failed();
+                }
+                Next::Claim => {
+                    let generator = free.remove(0);
+                    claims.insert(generator, *clock);
+                    generators.claimed(generator, *clock);
+                }
+            }
         }
-        assert_eq!(generator.next(100), Next::WaitUntil { timestamp_ms: 101 });
-        assert_eq!(generator.next(101), Next::Issue { timestamp_ms: 101, sequence: 0 });
+    }
+
+    fn draw(generators: &mut Generators, clock: &mut i64, limit: usize, free: &mut Vec<i32>) -> (i64, i32, i32) {
+        draw_noting_claims(generators, clock, limit, free, &mut HashMap::new())
+    }
+
+    fn issue(timestamp_ms: i64, sequence: i32, generator: i32) -> Next {
+        Next::Issue { timestamp_ms, sequence, generator }
+    }
+
+    #[test]
+    fn one_id_counts_within_a_millisecond_and_waits_past_64() {
+        let mut generators = Generators::new();
+        assert_eq!(generators.next(99, 1), Next::Claim);
+        generators.claimed(5, 99);
+        assert_eq!(generators.next(99, 1), Next::WaitUntil { timestamp_ms: 100 });
+        for sequence in 0..=SEQUENCE_MAX {
+            assert_eq!(generators.next(100, 1), issue(100, sequence, 5));
+        }
+        assert_eq!(generators.next(100, 1), Next::WaitUntil { timestamp_ms: 101 });
+        assert_eq!(generators.next(101, 1), issue(101, 0, 5));
     }
 
     #[test]
     fn a_clock_step_back_goes_on_past_the_last_millisecond() {
-        let mut generator = Generator::claimed_at(0);
-        assert_eq!(generator.next(1000), Next::Issue { timestamp_ms: 1000, sequence: 0 });
-        assert_eq!(generator.next(400), Next::Issue { timestamp_ms: 1000, sequence: 1 });
+        let mut generators = Generators::new();
+        generators.claimed(5, 0);
+        assert_eq!(generators.next(1000, 1), issue(1000, 0, 5));
+        assert_eq!(generators.next(400, 1), issue(1000, 1, 5));
         for _ in 2..=SEQUENCE_MAX {
-            generator.next(400);
+            generators.next(400, 1);
         }
-        assert_eq!(generator.next(400), Next::Issue { timestamp_ms: 1001, sequence: 0 });
-        assert_eq!(generator.next(1001), Next::Issue { timestamp_ms: 1001, sequence: 1 });
+        assert_eq!(generators.next(400, 1), issue(1001, 0, 5));
+        assert_eq!(generators.next(1001, 1), issue(1001, 1, 5));
+    }
+
+    #[test]
+    fn a_full_millisecond_claims_one_more_id_which_joins_in_the_next() {
+        let mut generators = Generators::new();
+        generators.claimed(7, 90);
+        generators.claimed(3, 90);
+        // Sequence s on every id, ascending, before s + 1.
+        assert_eq!(generators.next(100, 3), issue(100, 0, 3));
+        assert_eq!(generators.next(100, 3), issue(100, 0, 7));
+        assert_eq!(generators.next(100, 3), issue(100, 1, 3));
+        for _ in 3..128 {
+            generators.next(100, 3);
+        }
+        assert_eq!(generators.last, Some((100, SEQUENCE_MAX, 7)));
+        // Full: one claim, then the wait; the new id 5 sits between the others from ms 101 on.
+        assert_eq!(generators.next(100, 3), Next::Claim);
+        generators.claimed(5, 100);
+        assert_eq!(generators.next(100, 3), Next::WaitUntil { timestamp_ms: 101 });
+        assert_eq!(generators.next(101, 3), issue(101, 0, 3));
+        assert_eq!(generators.next(101, 3), issue(101, 0, 5));
+        assert_eq!(generators.next(101, 3), issue(101, 0, 7));
+        for _ in 3..192 {
+            generators.next(101, 3);
+        }
+        // At the limit: no claim, just the wait.
+        assert_eq!(generators.next(101, 3), Next::WaitUntil { timestamp_ms: 102 });
+        assert_eq!(generators.generators().collect::<Vec<_>>(), [3, 5, 7]);
+    }
+
+    #[test]
+    fn an_id_claimed_while_the_clock_is_behind_joins_after_the_last_millisecond_used() {
+        let mut generators = Generators::new();
+        generators.claimed(9, 0);
+        assert_eq!(generators.next(1000, 2), issue(1000, 0, 9));
+        // The clock steps back to 900; the claim there must not land in ms 1000 before sequence 1.
+        generators.claimed(2, 900);
+        assert_eq!(generators.next(900, 2), issue(1000, 1, 9));
+        for _ in 2..=SEQUENCE_MAX {
+            generators.next(900, 2);
+        }
+        assert_eq!(generators.next(900, 2), issue(1001, 0, 2));
+        assert_eq!(generators.next(900, 2), issue(1001, 0, 9));
+    }
+
+    #[test]
+    fn a_failed_claim_waits_a_while_before_probing_again() {
+        let mut generators = Generators::new();
+        generators.claimed(1, 0);
+        let mut clock = 1;
+        let mut claims = 0;
+        for _ in 0..(CLAIM_RETRY_FULL_MS as usize + 3) * 64 {
+            loop {
+                match generators.next(clock, 2) {
+                    Next::Issue { .. } => break,
+                    Next::WaitUntil { timestamp_ms } => clock = timestamp_ms,
+                    Next::Claim => {
+                        claims += 1;
+                        generators.claim_failed();
+                    }
+                }
+            }
+        }
+        assert_eq!(claims, 2);
+    }
+
+    #[test]
+    fn ids_lost_mid_millisecond_leave_the_order_intact() {
+        let mut generators = Generators::new();
+        for generator in [1, 2, 3] {
+            generators.claimed(generator, 0);
+        }
+        assert_eq!(generators.next(10, 3), issue(10, 0, 1));
+        assert_eq!(generators.next(10, 3), issue(10, 0, 2));
+        generators.retain(|g| g != 3);
+        assert_eq!(generators.next(10, 3), issue(10, 1, 1));
+        generators.retain(|_| false);
+        assert_eq!(generators.next(10, 3), Next::Claim);
+        generators.claimed(3, 10);
+        // Back again, 3 is usable only after ms 10, the last one used.
+        assert_eq!(generators.next(10, 3), Next::WaitUntil { timestamp_ms: 11 });
+        assert_eq!(generators.next(11, 3), issue(11, 0, 3));
     }
 
     proptest! {
@@ -234,25 +449,71 @@ mod tests {
             prop_assert_eq!(Parts::decode(parts.encode().unwrap()), parts);
         }
 
-        /// Any clock walk, with the caller waiting when told: no (ms, sequence) twice, and the
-        /// first value comes after the claim's millisecond.
+        /// Any clock walk (standing still, advancing, stepping back), any limit, claims that
+        /// succeed or fail, ids lost at any point: one session's TIME_SEQUENTIAL IDs strictly
+        /// increase (so never repeat), and an id is used only after the millisecond of its claim.
         #[test]
-        fn no_clock_walk_issues_a_value_twice(steps in proptest::collection::vec((-50i64..=3, 1usize..100), 1..60)) {
-            let claimed = 10_000;
-            let mut generator = Generator::claimed_at(claimed);
-            let mut clock = claimed;
-            let mut seen = HashSet::new();
-            for (step, calls) in steps {
+        fn one_session_strictly_increases(limit in 1usize..6,
+                                          steps in proptest::collection::vec((-50i64..=3, 1usize..300, 0u8..20), 1..60)) {
+            let mut generators = Generators::new();
+            let mut clock = 10_000;
+            let mut free: Vec<i32> = (0..8).collect();
+            let mut claimed_at = HashMap::new();
+            let mut previous: Option<i64> = None;
+            for (step, calls, event) in steps {
                 clock = (clock + step).max(0);
+                match event {
+                    // Every id lost (pg_advisory_unlock_all, a cluster id change): back to the pool.
+                    0 => {
+                        free.extend(generators.generators());
+                        generators.retain(|_| false);
+                    }
+                    // One id lost.
+                    1 => if let Some(g) = generators.generators().last() {
+                        generators.retain(|h| h != g);
+                        free.push(g);
+                    },
+                    // The pool runs dry for a while.
+                    2 if !generators.is_empty() => free.clear(),
+                    3 => free = (0..8).filter(|g| !generators.generators().any(|h| h == *g)).collect(),
+                    _ => {}
+                }
                 for _ in 0..calls {
-                    let issued = loop {
-                        match generator.next(clock) {
-                            Next::Issue { timestamp_ms, sequence } => break (timestamp_ms, sequence),
-                            Next::WaitUntil { timestamp_ms } => clock = timestamp_ms,
-                        }
-                    };
-                    prop_assert!(issued.0 > claimed);
+                    let (timestamp_ms, sequence, generator) =
+                        draw_noting_claims(&mut generators, &mut clock, limit, &mut free, &mut claimed_at);
+                    prop_assert!(generators.len() <= limit);
+                    prop_assert!(timestamp_ms > claimed_at[&generator], "id {} used in the ms of its claim", generator);
+                    let id = Parts { timestamp_ms, sequence, generator, cluster: 3, mode: Mode::TimeSequential }
+                        .encode()
+                        .unwrap();
+                    prop_assert!(previous.is_none_or(|p| id > p), "{:?} after {:?}", Parts::decode(id), previous.map(Parts::decode));
+                    previous = Some(id);
+                }
+            }
+        }
+
+        /// Sessions sharing a pool of ids under a clock that never steps back, handing ids over
+        /// as they end and start again: no (ms, sequence, generator) is ever issued twice.
+        #[test]
+        fn sessions_handing_ids_over_never_repeat(limit in 1usize..5,
+                                                  turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..200, any::<bool>()), 1..80)) {
+            let mut sessions = [Generators::new(), Generators::new(), Generators::new()];
+            let mut free: Vec<i32> = (0..6).collect();
+            let mut clock = 5_000;
+            let mut seen = HashSet::new();
+            for (who, step, calls, ends) in turns {
+                clock += step;
+                let session = &mut sessions[who];
+                for _ in 0..calls {
+                    if session.is_empty() && free.is_empty() {
+                        break;
+                    }
+                    let issued = draw(session, &mut clock, limit, &mut free);
                     prop_assert!(seen.insert(issued), "issued twice: {:?}", issued);
+                }
+                if ends {
+                    free.extend(session.generators());
+                    *session = Generators::new();
                 }
             }
         }

@@ -66,7 +66,9 @@ INSERT INTO bad_input VALUES
     ($$SELECT uid8_from_bytea('\x000000000000000000')$$, '22P03'),
     ($$SET comb_ext.uid8_cluster_id = 16$$, '22023'),
     ($$SET comb_ext.uid8_generator_id = 2048$$, '22023'),
-    ($$SET comb_ext.uid8_generator_id = -2$$, '22023');
+    ($$SET comb_ext.uid8_generator_id = -2$$, '22023'),
+    ($$SET comb_ext.uid8_generators_per_session = 0$$, '22023'),
+    ($$SET comb_ext.uid8_generators_per_session = 2049$$, '22023');
 
 CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN

@@ -40,8 +40,10 @@ SET comb_ext.uid8_cluster_id = 9;
 SELECT uid8_cluster(uid8_new()) AS cluster;
 SELECT regress_error('SET comb_ext.uid8_cluster_id = 16');
 
--- The generator id is held as an advisory lock of the extension's own (database 0, objsubid 8),
--- the same for every call of the session.
+-- The generator id is held as an advisory lock of the extension's own (database 0, objsubid 8).
+-- With comb_ext.uid8_generators_per_session = 1 (uid8_bulk covers more), it is the same for
+-- every call of the session.
+SET comb_ext.uid8_generators_per_session = 1;
 SELECT count(DISTINCT uid8_generator(id)) AS generator_ids, count(DISTINCT id) AS distinct_ids,
        bool_and(id > previous) FILTER (WHERE n > 1) AS time_sequential_increasing
 FROM (SELECT n, id, lag(id) OVER (ORDER BY n) AS previous
@@ -92,7 +94,9 @@ CREATE ROLE regress_uid8_user;
 SET ROLE regress_uid8_user;
 SELECT regress_error('SET comb_ext.uid8_cluster_id = 1');
 SELECT regress_error('SET comb_ext.uid8_generator_id = 1');
+SELECT regress_error('SET comb_ext.uid8_generators_per_session = 4');
 SELECT uid8_new() IS NOT NULL AS anyone_may_generate;
 RESET ROLE;
 DROP ROLE regress_uid8_user;
 RESET comb_ext.uid8_cluster_id;
+RESET comb_ext.uid8_generators_per_session;
