@@ -5,11 +5,14 @@
 --
 SET TimeZone = 'UTC';
 
--- The fraction, exactly: 0.5 ms into a millisecond is 2048 of 4096 (hex 800), in the 12 bits after
--- the time (uuidv7's rand_a; the postgresql and binary placements' version-nibble neighbours; the
--- sqlserver placement's bytes 8-9 around the variant bits). sqldatetime: 5000 µs after midnight is
--- half of the second 1/300 s unit. Ticks count 100 ns from a µs clock: no fraction bits.
-SELECT f, substr(u::text, 15, 4) AS bytes_6_7, substr(u::text, 20, 4) AS bytes_8_9
+-- The fraction, exactly: 0.5 ms into a millisecond is 2048 of 4096, in the 12 bits after the time
+-- (uuidv7's rand_a; the postgresql placement's low nibble of byte 6 and byte 7; the sqlserver
+-- placement's bytes 8-9 around the variant bits; the rest of those bytes is random). sqldatetime:
+-- 5000 µs after midnight is half of the second 1/300 s unit. Ticks count 100 ns from a µs clock: no fraction bits.
+SELECT f, substr(u::text, 15, 1) AS version,
+       CASE WHEN f IN ('sqlserver', 'legacy')
+            THEN ((get_byte(uuid_send(u), 8) & 63) << 6) | (get_byte(uuid_send(u), 9) >> 2)
+            ELSE ((get_byte(uuid_send(u), 6) & 15) << 8) | get_byte(uuid_send(u), 7) END AS fraction_of_4096
 FROM (VALUES ('postgresql'::comb_format, '2024-01-02 03:04:05.6785+00'::timestamptz),
              ('uuidv7', '2024-01-02 03:04:05.6785+00'), ('sqlserver', '2024-01-02 03:04:05.6785+00'),
              ('postgresql_sqldatetime', '2024-01-02 00:00:00.005+00'), ('legacy', '2024-01-02 00:00:00.005+00')) v(f, t),
