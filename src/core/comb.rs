@@ -286,7 +286,11 @@ impl Format {
     }
 
     fn write_units(self, id: &mut [u8; 16], units: u64) {
-        let field = self.clock().field(units).to_be_bytes();
+        self.write_field(id, self.clock().field(units));
+    }
+
+    fn write_field(self, id: &mut [u8; 16], field: u64) {
+        let field = field.to_be_bytes();
         let len = self.clock().field_len();
         for (&position, &byte) in self.time_positions().iter().zip(&field[8 - len..]) {
             id[position] = byte;
@@ -372,7 +376,13 @@ pub fn floor(unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
         }
     }
     let mut id = [0u8; 16];
-    format.write_units(&mut id, units);
+    if clock == Clock::SqlDateTime && units > 0 && units % T300_PER_DAY == 0 {
+        // A midnight has two encodings: the previous day's time of day 25,920,000 (valid, as in
+        // SQL Server) sorts before the day's 0, so it is the smallest value of that time.
+        format.write_field(&mut id, (units / T300_PER_DAY - 1) << 32 | T300_PER_DAY);
+    } else {
+        format.write_units(&mut id, units);
+    }
     if format == Format::UuidV7 {
         // The smallest valid UUIDv7 of the millisecond: it decodes, and no v7 of it sorts lower.
         format.set_fixed_bits(&mut id);
@@ -541,6 +551,28 @@ mod tests {
         let units = clock.units_from_field(field).unwrap();
         assert_eq!(clock.unix_us(units), SQL_EPOCH_UNIX_US + 8 * US_PER_DAY);
         assert!(clock.units_from_field(7u64 << 32 | (T300_PER_DAY + 1)).is_err());
+    }
+
+    #[test]
+    fn the_floor_of_a_midnight_is_its_smaller_encoding_the_previous_days_25920000() {
+        let clock = Clock::SqlDateTime;
+        let midnight = SQL_EPOCH_UNIX_US + US_PER_DAY; // 1900-01-02
+        for format in [Format::Legacy, Format::PostgreSqlSqlDateTime, Format::BinarySqlDateTime] {
+            let bound = floor(midnight, format).unwrap();
+            assert_eq!(timestamp(&bound, format).unwrap(), midnight, "{format:?}");
+            let mut late = [0u8; 16];
+            format.write_field(&mut late, T300_PER_DAY); // day 0, time of day 25,920,000
+            let mut early = [0u8; 16];
+            format.write_units(&mut early, clock.units(midnight).unwrap()); // day 1, 0
+            assert_eq!(bound, late, "{format:?}");
+            assert!(in_range(&late, &bound, &[0xFF; 16], format), "{format:?}");
+            assert!(in_range(&early, &bound, &[0xFF; 16], format), "{format:?}");
+            // One microsecond later, the previous day's encoding is before the range.
+            let after = floor(midnight + 1, format).unwrap();
+            assert!(!in_range(&late, &after, &[0xFF; 16], format), "{format:?}");
+        }
+        // The day's first unit bound is unchanged elsewhere: day 0's midnight has one encoding.
+        assert_eq!(floor(SQL_EPOCH_UNIX_US, Format::Legacy).unwrap(), [0u8; 16]);
     }
 
     #[test]

@@ -94,3 +94,25 @@ WHERE comb_timestamp(id, 'binary') >= '2024-03-01 12:00+00' AND comb_timestamp(i
 RESET enable_seqscan;
 
 DROP TABLE ir, ir_pg, ir_pgdt, ir_ss, ir_legacy, ir_ticks, ir_bin;
+
+-- A midnight has two sqldatetime encodings: the day's time of day 0 and the previous day's
+-- 25,920,000 (valid, as in SQL Server). The range bound is the smaller one, so both are in range,
+-- row by row (the format from a column: the function itself) and through the index.
+CREATE TABLE ir_midnight (f comb_format, id uuid);
+INSERT INTO ir_midnight VALUES
+    ('legacy', '00000000-0000-0000-0000-0000018b8200'),            -- day 0, 25,920,000: 1900-01-02 00:00
+    ('legacy', '00000000-0000-0000-0000-000100000000'),            -- day 1, 0: the same time
+    ('legacy', '00000000-0000-0000-0000-0000018b81ff'),            -- day 0, 25,919,999: before it
+    ('postgresql_sqldatetime', '0000018b-8200-0000-0000-000000000000'),
+    ('postgresql_sqldatetime', '00010000-0000-0000-0000-000000000000'),
+    ('postgresql_sqldatetime', '0000018b-81ff-0000-0000-000000000000');
+SELECT f, id, comb_timestamp(id, f), comb_in_range(id, '1900-01-02 00:00+00', 'infinity', f) AS in_range
+FROM ir_midnight ORDER BY f, id;
+SELECT comb_floor('1900-01-02 00:00+00', 'legacy') AS legacy_floor,
+       comb_floor('1900-01-02 00:00+00', 'postgresql_sqldatetime') AS postgresql_sqldatetime_floor;
+CREATE INDEX ON ir_midnight (id uuid_sqlserver_ops);
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM ir_midnight WHERE comb_in_range(id, '1900-01-02 00:00+00', 'infinity', 'legacy');
+SELECT id FROM ir_midnight WHERE comb_in_range(id, '1900-01-02 00:00+00', 'infinity', 'legacy') ORDER BY id USING #<#;
+RESET enable_seqscan;
+DROP TABLE ir_midnight;
