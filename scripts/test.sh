@@ -83,6 +83,9 @@ run_major() {
 
     say "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"
     bash "$REPO/tests/uid8_bulk.sh" "$WORK/uid8_bulk$major"
+
+    say "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
+    bash "$REPO/tests/standby.sh" "$WORK/standby$major"
     cluster_stop "$cluster"
 
     say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"

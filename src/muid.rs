@@ -4,7 +4,7 @@
 use crate::core::muid::{self as layout, Field, Muid, Timeline};
 use crate::core::time;
 use crate::errors;
-use crate::shared::Shared;
+use crate::shared::{self, Shared};
 use crate::timestamptz;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
@@ -67,6 +67,7 @@ pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
 /// moved on), so no two calls ever share one.
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
+    shared::refuse_in_recovery("muid_new", "medallion");
     let medallion = medallion();
     let timestamp = TIMELINE.with_locked(|timeline| timeline.next(time::wall_clock_unix_us()));
     match timestamp {

@@ -124,6 +124,7 @@ fn range_text() -> String {
 /// with the clock read inside it, so lock order is time order. Waits outside the lock.
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_new(meta: default!(i32, 0)) -> Sno {
+    shared::refuse_in_recovery("sno_new", "sno partition");
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();

@@ -154,6 +154,8 @@ fn now_ms() -> i64 {
 /// kept until the session ends), the cluster id setting.
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
+    // A standby's generator-id locks are its own: the primary's sessions cannot see them.
+    shared::refuse_in_recovery("uid8_new", "cluster id");
     let cluster = CLUSTER_ID.get();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
