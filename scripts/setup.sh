@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing comb_ext needs on Debian 12, skipping what is already there:
 # PostgreSQL 15 with its server headers, clang for bindgen, g++ for libFuzzer (tests/fuzz.sh), sudo,
-# and cargo-pgrx 0.18.1.
+# faketime (tests/clock_step.sh steps a running server's clock) and cargo-pgrx 0.18.1.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-packages=(postgresql-15 postgresql-server-dev-15 libclang-dev clang g++ sudo)
+packages=(postgresql-15 postgresql-server-dev-15 libclang-dev clang g++ sudo faketime)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -86,6 +86,9 @@ run_major() {
 
     say "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"
+
+    say "[pg$major] the clock set back twice under a running server (faketime): the first step goes on, the second fails after comb_ext.max_clock_wait"
+    bash "$REPO/tests/clock_step.sh" "$WORK/clock_step$major"
     cluster_stop "$cluster"
 
     say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"

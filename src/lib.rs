@@ -141,6 +141,16 @@ fn register_settings() {
         GucContext::Suset,
         GucFlags::default(),
     );
+    GucRegistry::define_int_guc(
+        c"comb_ext.max_clock_wait",
+        c"Longest time (ms) sno_new and uid8_new wait for a system clock that was set back.",
+        c"A generator whose clock went back behind values it issued waits until the clock passes them; past this it fails instead of blocking every insert.",
+        &shared::MAX_CLOCK_WAIT_MS,
+        100,
+        3_600_000,
+        GucContext::Userset,
+        GucFlags::UNIT_MS,
+    );
     // SAFETY: the check hook is #[pg_guard]ed and never panics.
     unsafe {
         GucRegistry::define_string_guc_with_hooks(

@@ -8,8 +8,8 @@
 //! Were that ever used up, the error says to preload the library.
 
 use crate::errors;
-use pgrx::pg_sys;
 use pgrx::prelude::*;
+use pgrx::{pg_sys, GucSetting};
 use std::ffi::{c_int, c_long, CStr};
 use std::panic::RefUnwindSafe;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -102,16 +102,36 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
     }
 }
 
+/// The longest a generator waits for the wall clock (milliseconds, `comb_ext.max_clock_wait`).
+pub static MAX_CLOCK_WAIT_MS: GucSetting<i32> = GucSetting::<i32>::new(5_000);
+
 /// Sleeps until the wall clock reaches `unix_us`, in latch waits that a cancel, a statement
-/// timeout or a server shutdown interrupts.
-pub fn sleep_until(unix_us: i64) {
+/// timeout or a server shutdown interrupts. Waits past a full unit happen only when the clock was
+/// set back behind values already issued; they are bounded by `comb_ext.max_clock_wait`, measured
+/// on the monotonic clock (the wall clock is the one in doubt), past which `function` fails with
+/// 55000 rather than block every insert until the clock catches up. Nothing is issued then.
+pub fn sleep_until(function: &str, unix_us: i64) {
+    let started = std::time::Instant::now();
+    let behind_us = unix_us - crate::core::time::wall_clock_unix_us();
     loop {
         pgrx::check_for_interrupts!();
         let remaining = unix_us - crate::core::time::wall_clock_unix_us();
         if remaining <= 0 {
             return;
         }
-        let timeout_ms = (remaining + 999) / 1000;
+        let bound_ms = MAX_CLOCK_WAIT_MS.get().max(0) as i64;
+        let waited_ms = started.elapsed().as_millis() as i64;
+        if waited_ms >= bound_ms {
+            errors::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!(
+                    "{function}: the system clock is {:.3} s behind the last value issued (it was set back); waited {waited_ms} ms for it to catch up, the limit (comb_ext.max_clock_wait) is {bound_ms} ms",
+                    behind_us as f64 / 1e6
+                ),
+                Some("Values must not repeat, so generation waits until the clock passes the last value issued. Correct the clock, or raise comb_ext.max_clock_wait."),
+            );
+        }
+        let timeout_ms = ((remaining + 999) / 1000).min(bound_ms - waited_ms).max(1);
         // SAFETY: MyLatch is this backend's own latch, valid for its whole life.
         unsafe {
             pg_sys::WaitLatch(

@@ -137,7 +137,7 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
             Ok(Next::Issue { units, tick, sequence }) => {
                 return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
             }
-            Ok(Next::WaitUntil { units }) => shared::sleep_until(layout::unix_us(units)),
+            Ok(Next::WaitUntil { units }) => shared::sleep_until("sno_new", layout::unix_us(units)),
             Err(now) => errors::datetime_out_of_range(format!(
                 "sno_new: the system clock reads {}, outside sno's range: valid range is {}",
                 shown(now),

@@ -177,7 +177,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                         ))
                     });
                 }
-                Next::WaitUntil { timestamp_ms } => shared::sleep_until(timestamp_ms * time::US_PER_MS),
+                Next::WaitUntil { timestamp_ms } => shared::sleep_until("uid8_new", timestamp_ms * time::US_PER_MS),
                 Next::Claim => match claim(cluster, pinned, &session.generators) {
                     Some(generator) => session.generators.claimed(generator, now_ms()),
                     None => session.generators.claim_failed(),
