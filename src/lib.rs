@@ -74,7 +74,9 @@ pub extern "C-unwind" fn _PG_init() {
         // Preloaded: the generators' shared state gets its space at server start, so it never
         // depends on the segment's spare space (src/shared.rs).
         if pg_sys::process_shared_preload_libraries_in_progress {
-            compat::request_shared_memory(sno::SHARED_MEMORY_BYTES + muid::SHARED_MEMORY_BYTES);
+            compat::request_shared_memory(
+                sno::SHARED_MEMORY_BYTES + muid::SHARED_MEMORY_BYTES + uid8::SHARED_MEMORY_BYTES,
+            );
         }
     }
 }

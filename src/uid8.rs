@@ -4,7 +4,7 @@
 use crate::core::time;
 use crate::core::uid8::{self, Generators, Mode, Next, Parts};
 use crate::errors;
-use crate::shared;
+use crate::shared::{self, Shared};
 use crate::timestamptz;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode};
@@ -76,9 +76,36 @@ fn release(cluster: i32, generator: i32) {
 struct Session {
     cluster: i32,
     generators: Generators,
+    /// (generator id, last millisecond this session wrote to HIGH_WATER for it).
+    published: Vec<(i32, i64)>,
 }
 
+/// The last millisecond any session of this server issued on each generator id (whatever its
+/// cluster id: a bound that is only ever too high). A session claiming an id another one let go
+/// (session end, `DISCARD ALL`, `pg_advisory_unlock_all()`) starts after it, even when the clock
+/// was set back meanwhile. Shared memory: lost at a restart.
+static HIGH_WATER: Shared<[i64; uid8::GENERATOR_MAX as usize + 1]> =
+    Shared::new(c"comb_ext uid8 high-water v1", c"comb_ext_uid8", [i64::MIN; uid8::GENERATOR_MAX as usize + 1]);
+pub const SHARED_MEMORY_BYTES: usize = HIGH_WATER.size();
+
 impl Session {
+    /// Records in HIGH_WATER that `generator` issued `ms`, before the value is returned (so before
+    /// the id can be let go); once per millisecond and id.
+    fn publish(&mut self, generator: i32, ms: i64) {
+        let index = self.published.iter().position(|&(g, _)| g == generator);
+        if index.is_some_and(|i| self.published[i].1 >= ms) {
+            return;
+        }
+        HIGH_WATER.with_locked(|high| {
+            let slot = &mut high[generator as usize];
+            *slot = (*slot).max(ms);
+        });
+        match index {
+            Some(i) => self.published[i].1 = ms,
+            None => self.published.push((generator, ms)),
+        }
+    }
+
     /// Lets go of the held ids for which `keep` is false.
     fn release_unless(&mut self, mut keep: impl FnMut(i32) -> bool) {
         let cluster = self.cluster;
@@ -109,7 +136,7 @@ impl Session {
 }
 
 thread_local! {
-    static SESSION: RefCell<Session> = const { RefCell::new(Session { cluster: 0, generators: Generators::new() }) };
+    static SESSION: RefCell<Session> = const { RefCell::new(Session { cluster: 0, generators: Generators::new(), published: Vec::new() }) };
 }
 
 fn try_claim(cluster: i32, generator: i32) -> bool {
@@ -170,6 +197,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                         continue;
                     }
                     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
+                    session.publish(generator, timestamp_ms);
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(
                             "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",
@@ -179,7 +207,10 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                 }
                 Next::WaitUntil { timestamp_ms } => shared::sleep_until("uid8_new", timestamp_ms * time::US_PER_MS),
                 Next::Claim => match claim(cluster, pinned, &session.generators) {
-                    Some(generator) => session.generators.claimed(generator, now_ms()),
+                    Some(generator) => {
+                        let last_issued = HIGH_WATER.with_locked(|high| high[generator as usize]);
+                        session.generators.claimed(generator, now_ms().max(last_issued));
+                    }
                     None => session.generators.claim_failed(),
                 },
             }

@@ -5,6 +5,10 @@
 # toggled. The second, into the same past: sno_new would have to wait until the clock passes the
 # values already issued; with comb_ext.max_clock_wait = 2s it fails with 55000 after about 2 s,
 # issuing nothing, and names how far the clock is behind. No sno is made twice.
+# Before that, uid8: a session holding generator id 7 makes IDs for about 2 s and ends; the clock is
+# set back 4 s, into the milliseconds it used (2.5 s pass while the step takes hold); a new session claims id 7 and makes IDs. The new
+# holder starts after the old one's last millisecond (the server's high-water per id), not at the
+# clock: no ID is made twice.
 #   bash tests/clock_step.sh [work dir]      (expects comb_ext installed; port COMB_EXT_TEST_PORT + 10)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -31,7 +35,23 @@ cluster_psql "$dir" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
 
 snos() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT sno_new()::text FROM generate_series(1, 20000)"; }
 server_time() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT to_char(clock_timestamp(), 'HH24:MI:SS')"; }
-step() { echo "$1" >"$offset"; sleep 1.5; }   # libfaketime re-reads the file every second
+step() { echo "$1" >"$offset"; sleep 2.5; }   # libfaketime re-reads the file when a whole second has passed
+
+uid8s() {
+    cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = 7" \
+        -c "SELECT uid8_new('time_sequential') FROM generate_series(1, $1)"
+}
+uid8s 128000 >"$WORK/uid8_first_holder.txt"   # 64 a millisecond on one id: 2 s
+echo "server clock $(server_time): 128000 uid8s on generator id 7 from a session that ended"
+step "-4"
+uid8s 32000 >"$WORK/uid8_second_holder.txt"
+echo "server clock $(server_time) (set back 4 s): 32000 uid8s on generator id 7 from a new session"
+uid8_made=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt" | wc -l)
+uid8_distinct=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt" | sort -u | wc -l)
+first_last=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(tail -1 "$WORK/uid8_first_holder.txt"))")
+second_first=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(head -1 "$WORK/uid8_second_holder.txt"))")
+echo "uid8: $uid8_made made, $uid8_distinct distinct; first holder's last ms $first_last, second holder's first $second_first"
+step "+0"
 
 snos >"$WORK/before.txt"
 echo "server clock $(server_time), real $(date -u +%T): 20000 snos"
@@ -54,6 +74,8 @@ distinct=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" "$WORK/after_seco
 issued_after_second=$(wc -l <"$WORK/after_second_step.txt")
 echo "snos: $made made, $distinct distinct; issued after the second step: $issued_after_second"
 status=0
+[ "$uid8_made" -eq 160000 ] && [ "$uid8_distinct" -eq 160000 ] || { echo "FAILED: a uid8 was made twice after the re-claim"; status=1; }
+[[ "$second_first" > "$first_last" ]] || { echo "FAILED: the new holder started before the old one's last millisecond"; status=1; }
 [ "$made" -eq 40000 ] && [ "$distinct" -eq 40000 ] || { echo "FAILED: a sno was made twice or missing"; status=1; }
 [ "$issued_after_second" -eq 0 ] || { echo "FAILED: a value was issued after the second step"; status=1; }
 echo "$error" | grep -q "ERROR:  55000: sno_new: the system clock is" || { echo "FAILED: not the 55000 clock error"; status=1; }
