@@ -14,6 +14,18 @@ pub unsafe fn lock_held_by_me(tag: &pg_sys::LOCKTAG, mode: pg_sys::LOCKMODE) -> 
     return pg_sys::LockHeldByMe(tag, mode, false);
 }
 
+/// The timeline this server writes WAL on (call only when not in recovery). PostgreSQL 15 replaced
+/// the backend-global `ThisTimeLineID` (set once `RecoveryInProgress()` has returned false) with
+/// `GetWALInsertionTimeLine()`.
+///
+/// SAFETY: reads server state; the caller has checked `RecoveryInProgress()` is false.
+pub unsafe fn wal_timeline() -> u32 {
+    #[cfg(any(feature = "pg13", feature = "pg14"))]
+    return pg_sys::ThisTimeLineID;
+    #[cfg(not(any(feature = "pg13", feature = "pg14")))]
+    return pg_sys::GetWALInsertionTimeLine();
+}
+
 /// The unsigned comparator for abbreviated keys. PostgreSQL 15 added `ssup_datum_unsigned_cmp`;
 /// passing that very function lets tuplesort use its specialised qsort. Before 15, our own.
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]

@@ -46,13 +46,12 @@ pub unsafe extern "C-unwind" fn check_medallion(
 }
 
 /// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier
-/// (random at initdb) in the range nodes draw from.
+/// (random at initdb) and timeline (`shared::server_identity`) in the range nodes draw from.
 fn medallion() -> i64 {
     if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
         return value;
     }
-    // SAFETY: reads the control file copy every backend has in shared memory.
-    layout::medallion_from_system_identifier(unsafe { pg_sys::GetSystemIdentifier() })
+    layout::medallion_from_system_identifier(shared::server_identity())
 }
 
 // ---- the generator ---------------------------------------------------------------------------

@@ -159,3 +159,12 @@ pub fn refuse_in_recovery(function: &str, identity: &str) {
         );
     }
 }
+
+/// What this server's derived defaults (sno partition, muid medallion) are folded from: the system
+/// identifier with the WAL timeline mixed in (`core::identity`), so a promoted clone differs from
+/// its source. Call after `refuse_in_recovery`: a server in recovery has no timeline of its own.
+pub fn server_identity() -> u64 {
+    // SAFETY: the system identifier is the control-file copy in shared memory; the timeline is
+    // read once recovery has ended, which the caller has checked.
+    unsafe { crate::core::identity::server_identity(pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) }
+}

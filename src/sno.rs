@@ -80,13 +80,11 @@ pub static SEQUENCE_MIN: GucSetting<i32> = GucSetting::<i32>::new(0);
 pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i32);
 
 /// The partition this server writes: the setting, or 16 bits folded from the system identifier
-/// that initdb chose at random, so that servers left unconfigured still differ with high odds.
+/// that initdb chose at random and the timeline (`shared::server_identity`), so that servers left
+/// unconfigured, and clones promoted from them, still differ with high odds.
 fn partition() -> u16 {
     match PARTITION.get() {
-        -1 => {
-            // SAFETY: reads the control file copy every backend has in shared memory.
-            layout::partition_from_system_identifier(unsafe { pg_sys::GetSystemIdentifier() })
-        }
+        -1 => layout::partition_from_system_identifier(shared::server_identity()),
         // The setting's range is -1..65535.
         partition => partition as u16,
     }

@@ -4,6 +4,10 @@
 # time with every generator. On the standby sno_new, muid_new and uid8_new refuse with SQLSTATE
 # 25006 (their identity would be the primary's); comb_uuid works on both. No value may be made twice
 # across the two servers, and the standby must make no value of a refused generator.
+# Then the standby is promoted (pg_promote()) while its source still runs: a clone turned primary on
+# a new timeline. Its derived sno partition and muid medallion fold the timeline in, so they differ
+# from the source's; with the uid8 cluster id set apart on the clone (settings it copied cannot be
+# told from deliberate ones), 8 sessions on each server make no value twice.
 #   bash tests/standby.sh [work dir]     (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 8, + 9)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -42,21 +46,26 @@ echo "standby in recovery; system identifiers of the two: $identifiers distinct"
 GENERATORS=("comb|comb_uuid()::text|0" "comb_sqlserver|comb_uuid('sqlserver')::text|0" "sno|sno_new()::text|1"
             "muid|muid_new()::text|1" "uid8_spread|uid8_new('spread')::text|1"
             "uid8_time_sequential|uid8_new('time_sequential')::text|1")
-pids=()
-for spec in "${GENERATORS[@]}"; do
-    IFS='|' read -r label expression _ <<<"$spec"
-    for server in primary standby; do
-        dir=$primary port=$PRIMARY_PORT
-        [ $server = standby ] && dir=$standby port=$STANDBY_PORT
-        for s in $(seq 1 $SESSIONS); do
-            cluster_psql "$dir" "$port" -d postgres -qAt -v VERBOSITY=sqlstate \
-                -c "COPY (SELECT $expression FROM generate_series(1, $PER_SESSION)) TO STDOUT" \
-                >"$WORK/out/$label.$server.$s.out" 2>"$WORK/out/$label.$server.$s.err" &
-            pids+=($!)
+# Every generator, SESSIONS sessions on each server at once; each session's output (and errors) in a file.
+generate_on_both() {
+    rm -f "$WORK/out/"*
+    local pids=() spec label expression server dir port s
+    for spec in "${GENERATORS[@]}"; do
+        IFS='|' read -r label expression _ <<<"$spec"
+        for server in primary standby; do
+            dir=$primary port=$PRIMARY_PORT
+            [ $server = standby ] && dir=$standby port=$STANDBY_PORT
+            for s in $(seq 1 $SESSIONS); do
+                cluster_psql "$dir" "$port" -d postgres -qAt -v VERBOSITY=sqlstate \
+                    -c "COPY (SELECT $expression FROM generate_series(1, $PER_SESSION)) TO STDOUT" \
+                    >"$WORK/out/$label.$server.$s.out" 2>"$WORK/out/$label.$server.$s.err" &
+                pids+=($!)
+            done
         done
     done
-done
-for pid in "${pids[@]}"; do wait "$pid" || true; done
+    for s in "${pids[@]}"; do wait "$s" || true; done
+}
+generate_on_both
 
 status=0
 for spec in "${GENERATORS[@]}"; do
@@ -79,4 +88,24 @@ for spec in "${GENERATORS[@]}"; do
 done
 # What a user sees.
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -c "SELECT sno_new()" 2>&1 | head -2 || true
+
+# The clone promoted while its source runs.
+cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT pg_promote()" >/dev/null
+cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = 1" -c "SELECT pg_reload_conf()" >/dev/null
+identity="SELECT pg_is_in_recovery(), (SELECT timeline_id FROM pg_control_checkpoint()), sno_partition(sno_new()), muid_unpack(muid_new())"
+echo "source: $(cluster_psql "$primary" "$PRIMARY_PORT" -d postgres -qAt -F ' ' -c "$identity")"
+echo "promoted clone: $(cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -F ' ' -c "CHECKPOINT" -c "$identity")"
+generate_on_both
+for spec in "${GENERATORS[@]}"; do
+    IFS='|' read -r label _ _ <<<"$spec"
+    made=$(cat "$WORK/out/$label."*.out | wc -l)
+    duplicated=$(cat "$WORK/out/$label."*.out | sort | uniq -d | wc -l)
+    errors=$(cat "$WORK/out/$label."*.err | wc -l)
+    echo "after promotion, $label: both made $made, duplicated across both $duplicated, errors $errors"
+    if [ "$made" -ne $((2 * SESSIONS * PER_SESSION)) ] || [ "$duplicated" -ne 0 ] || [ "$errors" -ne 0 ]; then
+        echo "FAILED: $label after promotion"
+        cat "$WORK/out/$label."*.err | sort | uniq -c | head -5
+        status=1
+    fi
+done
 exit $status
