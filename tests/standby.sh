@@ -91,7 +91,9 @@ cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -c "
 
 # The clone promoted while its source runs.
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT pg_promote()" >/dev/null
-cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = 1" -c "SELECT pg_reload_conf()" >/dev/null
+# (LOAD first: before 17, ALTER SYSTEM knows a module's settings only once the module is loaded.)
+cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "LOAD 'comb_ext'" \
+    -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = 1" -c "SELECT pg_reload_conf()" >/dev/null
 identity="SELECT pg_is_in_recovery(), (SELECT timeline_id FROM pg_control_checkpoint()), sno_partition(sno_new()), muid_unpack(muid_new())"
 echo "source: $(cluster_psql "$primary" "$PRIMARY_PORT" -d postgres -qAt -F ' ' -c "$identity")"
 echo "promoted clone: $(cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -F ' ' -c "CHECKPOINT" -c "$identity")"
