@@ -27,7 +27,7 @@ rm -rf "$primary" "$standby" "$WORK/out"
 mkdir -p "$WORK/out"
 chown postgres:postgres "$WORK/out"
 
-cluster_start "$primary" "$PRIMARY_PORT" "wal_level = replica" "max_wal_senders = 4" "max_connections = 40" >/dev/null
+cluster_start "$primary" "$PRIMARY_PORT" "wal_level = replica" "max_wal_senders = 4" "max_connections = 120" >/dev/null
 cluster_psql "$primary" "$PRIMARY_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
 as_postgres "$PGBIN/pg_basebackup" -h "$primary" -p "$PRIMARY_PORT" -U postgres -D "$standby" -R -X stream
 # The copy's postgresql.conf is the primary's: later lines give the standby its own port and socket.
