@@ -8,6 +8,7 @@ pub mod core;
 mod comb;
 mod compat;
 mod errors;
+mod high_water;
 mod muid;
 mod planner;
 mod shared;

@@ -4,6 +4,7 @@
 use crate::core::muid::{self as layout, Field, Muid, Timeline};
 use crate::core::time;
 use crate::errors;
+use crate::high_water::{self, Durable};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
 use pgrx::prelude::*;
@@ -57,7 +58,8 @@ fn medallion() -> i64 {
 // ---- the generator ---------------------------------------------------------------------------
 
 /// One timeline for the whole server: every session's `muid_new` takes the next µs from it.
-static TIMELINE: Shared<Timeline> = Shared::new(c"comb_ext muid timeline v1", c"comb_ext_muid", Timeline::new());
+static TIMELINE: Shared<Durable<Timeline>> =
+    Shared::new(c"comb_ext muid timeline v2", c"comb_ext_muid", Durable::new(Timeline::new()));
 
 pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
 
@@ -68,7 +70,7 @@ pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
     shared::refuse_in_recovery("muid_new", "medallion");
     let medallion = medallion();
-    let timestamp = TIMELINE.with_locked(|timeline| timeline.next(time::wall_clock_unix_us()));
+    let timestamp = high_water::update(&TIMELINE, "muid_new", |timeline| timeline.next(time::wall_clock_unix_us()));
     match timestamp {
         Some(timestamp) => pack("muid_new", timestamp, medallion, offset),
         None => errors::datetime_out_of_range(format!(

@@ -48,7 +48,9 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
     }
 
     /// Runs `f` on the value with the lock held exclusively. `f` must not raise an error or
-    /// sleep: it runs while other backends may be waiting for the lock.
+    /// sleep: it runs while other backends may be waiting for the lock. (The one exception is
+    /// `high_water::update`'s write of a generator's mark, about once a second, which the
+    /// generator's values must wait for anyway.)
     pub fn with_locked<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         let slot = self.attach();
         // SAFETY: `slot` points at an initialised Slot<T> in shared memory for the life of the

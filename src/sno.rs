@@ -5,6 +5,7 @@
 use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::core::{range, time};
 use crate::errors;
+use crate::high_water::{self, Durable};
 use crate::shared::{self, Shared};
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};
@@ -110,7 +111,8 @@ fn sequence_bounds() -> SequenceBounds {
 
 /// One sno generator for the whole server: every session draws from it, so no two sessions ever
 /// hold the same (time, tick, sequence), whatever their number.
-static GENERATOR: Shared<Generator> = Shared::new(c"comb_ext sno generator v1", c"comb_ext_sno", Generator::new());
+static GENERATOR: Shared<Durable<Generator>> =
+    Shared::new(c"comb_ext sno generator v2", c"comb_ext_sno", Durable::new(Generator::new()));
 
 pub const SHARED_MEMORY_BYTES: usize = GENERATOR.size();
 
@@ -127,7 +129,7 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
     let partition = partition();
     let bounds = sequence_bounds();
     loop {
-        let step = GENERATOR.with_locked(|generator| {
+        let step = high_water::update(&GENERATOR, "sno_new", |generator| {
             let now = time::wall_clock_unix_us();
             layout::units(now).map(|units| generator.next(units, bounds)).ok_or(now)
         });

@@ -2,8 +2,9 @@
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
 use crate::core::time;
-use crate::core::uid8::{self, Generators, Mode, Next, Parts};
+use crate::core::uid8::{self, Generators, Mode, Next, Parts, Reservation};
 use crate::errors;
+use crate::high_water::{self, Durable};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
 use pgrx::prelude::*;
@@ -83,10 +84,13 @@ struct Session {
 /// The last millisecond any session of this server issued on each generator id (whatever its
 /// cluster id: a bound that is only ever too high). A session claiming an id another one let go
 /// (session end, `DISCARD ALL`, `pg_advisory_unlock_all()`) starts after it, even when the clock
-/// was set back meanwhile. Shared memory: lost at a restart.
+/// was set back meanwhile. Shared memory: lost at a restart, when RESERVATION takes over.
 static HIGH_WATER: Shared<[i64; uid8::GENERATOR_MAX as usize + 1]> =
     Shared::new(c"comb_ext uid8 high-water v1", c"comb_ext_uid8", [i64::MIN; uid8::GENERATOR_MAX as usize + 1]);
-pub const SHARED_MEMORY_BYTES: usize = HIGH_WATER.size();
+/// A bound on every millisecond issued on any id, on disk: ids claimed after a restart start past it.
+static RESERVATION: Shared<Durable<Reservation>> =
+    Shared::new(c"comb_ext uid8 reservation v1", c"comb_ext_uid8", Durable::new(Reservation::new()));
+pub const SHARED_MEMORY_BYTES: usize = HIGH_WATER.size() + RESERVATION.size();
 
 impl Session {
     /// Records in HIGH_WATER that `generator` issued `ms`, before the value is returned (so before
@@ -100,6 +104,7 @@ impl Session {
             let slot = &mut high[generator as usize];
             *slot = (*slot).max(ms);
         });
+        high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.issue(ms));
         match index {
             Some(i) => self.published[i].1 = ms,
             None => self.published.push((generator, ms)),
@@ -208,7 +213,8 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                 Next::WaitUntil { timestamp_ms } => shared::sleep_until("uid8_new", timestamp_ms * time::US_PER_MS),
                 Next::Claim => match claim(cluster, pinned, &session.generators) {
                     Some(generator) => {
-                        let last_issued = HIGH_WATER.with_locked(|high| high[generator as usize]);
+                        let last_issued = HIGH_WATER.with_locked(|high| high[generator as usize])
+                            .max(high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.last_ms()));
                         session.generators.claimed(generator, now_ms().max(last_issued));
                     }
                     None => session.generators.claim_failed(),

@@ -3,6 +3,7 @@
 //! Times are `i64` microseconds since 1970-01-01 00:00:00 UTC ("unix µs") throughout.
 
 pub mod comb;
+pub mod high_water;
 pub mod identity;
 pub mod muid;
 pub mod order;

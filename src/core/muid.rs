@@ -5,6 +5,8 @@
 //! Gink writes -1 for a timestamp or medallion with every bit set (its "global" sentinel): packing
 //! -1 sets all the field's bits, and unpacking all bits set gives -1.
 
+use super::high_water;
+
 pub const TIMESTAMP_BITS: u32 = 52;
 pub const MEDALLION_BITS: u32 = 44;
 /// Largest timestamp and medallion a muid holds. All bits set is also Gink's -1 sentinel: packing
@@ -145,11 +147,13 @@ pub fn medallion_from_system_identifier(id: u64) -> i64 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {
     last: i64,
+    /// Every timestamp issued is below this (`core::high_water`): what a restart resumes from.
+    reserved: i64,
 }
 
 impl Timeline {
     pub const fn new() -> Self {
-        Timeline { last: -1 }
+        Timeline { last: -1, reserved: 0 }
     }
 
     /// The next timestamp, or `None` when it would reach all bits set (the sentinel).
@@ -159,7 +163,22 @@ impl Timeline {
             return None;
         }
         self.last = next;
+        self.reserved = high_water::reserve(self.reserved, next, high_water::WINDOW_US);
         Some(next)
+    }
+}
+
+impl high_water::Persisted for Timeline {
+    const NAME: &'static str = "muid";
+    type Record = [i64; 1];
+
+    fn record(&self) -> [i64; 1] {
+        [self.reserved]
+    }
+
+    fn resume(&mut self, [reserved]: [i64; 1]) {
+        self.last = self.last.max(reserved - 1);
+        self.reserved = self.reserved.max(reserved);
     }
 }
 
@@ -167,6 +186,20 @@ impl Timeline {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_restart_resumes_past_every_timestamp_issued_whatever_the_clock() {
+        use high_water::Persisted;
+        let mut timeline = Timeline::new();
+        let issued: Vec<i64> = (0..5).map(|i| timeline.next(7_000_000 + i).unwrap()).collect();
+        assert_eq!(timeline.record(), [7_000_000 + high_water::WINDOW_US]);
+        for now in [0, 6_999_999, 7_000_004, 7_000_000 + high_water::WINDOW_US] {
+            let mut restarted = Timeline::new();
+            restarted.resume(timeline.record());
+            let next = restarted.next(now).unwrap();
+            assert!(next >= timeline.record()[0] && !issued.contains(&next), "clock {now}: {next}");
+        }
+    }
 
     #[test]
     fn medallion_setting_takes_decimal_and_0x_hex_below_the_sentinel() {

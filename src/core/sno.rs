@@ -6,6 +6,7 @@
 //! That is RFC 4648 base32 bit order with another alphabet, and 80 bits need no padding, so
 //! `data-encoding` does it with a custom specification.
 
+use super::high_water;
 use data_encoding::{Encoding, Specification};
 use std::sync::LazyLock;
 
@@ -198,11 +199,42 @@ pub struct Generator {
     next_sequence: u32,
     /// Regressions so far; the tick-tock bit is the lowest bit.
     drifts: u32,
+    /// Every unit issued in the current tick since the last regression is below this
+    /// (`core::high_water`); with `wall_safe` and `drifts` it is what a restart resumes from.
+    reserved: u64,
+}
+
+/// [`high_water::WINDOW_US`] in units.
+const WINDOW_UNITS: i64 = high_water::WINDOW_US / UNIT_US;
+
+impl high_water::Persisted for Generator {
+    const NAME: &'static str = "sno";
+    type Record = [i64; 3];
+
+    fn record(&self) -> [i64; 3] {
+        [self.reserved as i64, self.wall_safe as i64, self.drifts as i64]
+    }
+
+    /// The current tick holds values below `reserved` only, the other one up to `wall_safe`:
+    /// resume as if the unit before `reserved` were full. A clock that reads behind it now is a
+    /// regression like any other (toggle, or wait if it is not past `wall_safe`).
+    fn resume(&mut self, [reserved, wall_safe, drifts]: [i64; 3]) {
+        if reserved <= 0 {
+            return;
+        }
+        *self = Generator {
+            wall_hi: reserved as u64 - 1,
+            wall_safe: wall_safe as u64,
+            next_sequence: u32::MAX,
+            drifts: drifts as u32,
+            reserved: reserved as u64,
+        };
+    }
 }
 
 impl Generator {
     pub const fn new() -> Self {
-        Generator { wall_hi: 0, wall_safe: 0, next_sequence: 0, drifts: 0 }
+        Generator { wall_hi: 0, wall_safe: 0, next_sequence: 0, drifts: 0, reserved: 0 }
     }
 
     pub fn next(&mut self, now: u64, bounds: SequenceBounds) -> Next {
@@ -212,6 +244,8 @@ impl Generator {
             }
             self.wall_safe = self.wall_hi;
             self.drifts = self.drifts.wrapping_add(1);
+            // The new tick was used only up to the old wall_safe: reserve afresh from here.
+            self.reserved = 0;
             return self.start_unit(now, bounds);
         }
         if now > self.wall_hi {
@@ -222,13 +256,18 @@ impl Generator {
             return Next::WaitUntil { units: now + 1 };
         }
         self.next_sequence = sequence + 1;
-        Next::Issue { units: now, tick: self.tick(), sequence: sequence as u16 }
+        self.issue(now, sequence as u16)
     }
 
     fn start_unit(&mut self, now: u64, bounds: SequenceBounds) -> Next {
         self.wall_hi = now;
         self.next_sequence = bounds.min as u32 + 1;
-        Next::Issue { units: now, tick: self.tick(), sequence: bounds.min }
+        self.issue(now, bounds.min)
+    }
+
+    fn issue(&mut self, units: u64, sequence: u16) -> Next {
+        self.reserved = high_water::reserve(self.reserved as i64, units as i64, WINDOW_UNITS) as u64;
+        Next::Issue { units, tick: self.tick(), sequence }
     }
 
     fn tick(&self) -> bool {
@@ -446,5 +485,65 @@ mod tests {
                 }
             }
         }
+
+        /// The same with restarts: the generator's record is "written" whenever it changes, and a
+        /// restart resumes a new generator from the last one written, wherever the clock then is.
+        #[test]
+        fn no_clock_walk_with_restarts_issues_a_value_twice(
+            steps in proptest::collection::vec((-700i64..=400, 1usize..300, proptest::bool::weighted(0.2)), 1..60),
+        ) {
+            use high_water::Persisted;
+            let mut generator = Generator::new();
+            let mut disk = generator.record();
+            let mut clock: i64 = 10_000;
+            let mut seen = HashSet::new();
+            for (step, calls, restart) in steps {
+                clock = (clock + step).max(0);
+                if restart {
+                    generator = Generator::new();
+                    generator.resume(disk);
+                }
+                for _ in 0..calls {
+                    let (units, tick, sequence) = loop {
+                        match generator.next(clock as u64, SequenceBounds::FULL) {
+                            Next::Issue { units, tick, sequence } => break (units, tick, sequence),
+                            Next::WaitUntil { units } => clock = units as i64,
+                        }
+                    };
+                    disk = generator.record();
+                    prop_assert!((units as i64) < disk[0], "issued at {units}, at or past the mark {}", disk[0]);
+                    prop_assert!(seen.insert((units, tick, sequence)), "issued twice: {:?}", (units, tick, sequence));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_restart_with_the_clock_set_back_toggles_the_tick_and_writes_its_mark_once_a_window() {
+        use high_water::Persisted;
+        const W: u64 = WINDOW_UNITS as u64;
+        let mut generator = Generator::new();
+        assert_eq!(issue(&mut generator, 1_000, SequenceBounds::FULL), (1_000, false, 0));
+        assert_eq!(generator.record(), [1_000 + WINDOW_UNITS, 0, 0]);
+        // The mark moves only when a unit reaches it.
+        issue(&mut generator, 1_000 + W - 1, SequenceBounds::FULL);
+        assert_eq!(generator.record(), [1_000 + WINDOW_UNITS, 0, 0]);
+        issue(&mut generator, 1_000 + W, SequenceBounds::FULL);
+        assert_eq!(generator.record(), [1_000 + 2 * WINDOW_UNITS, 0, 0]);
+        // Restarted with the clock an hour back (900,000 units): the other tick, at once.
+        let mut restarted = Generator::new();
+        restarted.resume(generator.record());
+        assert_eq!(issue(&mut restarted, 1_000, SequenceBounds::FULL), (1_000, true, 0));
+        assert_eq!(restarted.record(), [1_000 + WINDOW_UNITS, 1_000 + 2 * WINDOW_UNITS - 1, 1]);
+        // Restarted with the clock where it was: the unit before the mark counts as full.
+        let mut restarted = Generator::new();
+        restarted.resume(generator.record());
+        let mark = 1_000 + 2 * W;
+        assert_eq!(restarted.next(mark - 1, SequenceBounds::FULL), Next::WaitUntil { units: mark });
+        assert_eq!(issue(&mut restarted, mark, SequenceBounds::FULL), (mark, false, 0));
+        // Nothing on disk yet: a fresh generator.
+        let mut fresh = Generator::new();
+        fresh.resume([0, 0, 0]);
+        assert_eq!(fresh, Generator::new());
     }
 }

@@ -5,6 +5,7 @@
 //! cluster id. TIME_SEQUENTIAL stores `ts << 22`; SPREAD stores `Long.reverse(ts)`: all 64 bits
 //! reversed, so ts bit 0 lands at bit 63 and inserts spread over the whole key space.
 
+use super::high_water;
 use super::range::{check, OutOfRange};
 
 pub const TIMESTAMP_LIMIT: i64 = 1 << 42;
@@ -226,8 +227,60 @@ impl Generators {
     }
 }
 
+/// The server's bound on every millisecond any generator id issued (`core::high_water`): after a
+/// restart every id is usable only from it on, whatever the clock reads.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reservation {
+    reserved_ms: i64,
+}
+
+impl Reservation {
+    pub const fn new() -> Self {
+        Reservation { reserved_ms: 0 }
+    }
+
+    /// Before an ID of millisecond `ms` is returned.
+    pub fn issue(&mut self, ms: i64) {
+        self.reserved_ms = high_water::reserve(self.reserved_ms, ms, high_water::WINDOW_US / 1_000);
+    }
+
+    /// The last millisecond an earlier run of the server may have issued.
+    pub fn last_ms(&self) -> i64 {
+        self.reserved_ms - 1
+    }
+}
+
+impl high_water::Persisted for Reservation {
+    const NAME: &'static str = "uid8";
+    type Record = [i64; 1];
+
+    fn record(&self) -> [i64; 1] {
+        [self.reserved_ms]
+    }
+
+    fn resume(&mut self, [reserved_ms]: [i64; 1]) {
+        self.reserved_ms = self.reserved_ms.max(reserved_ms);
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_reservation_bounds_every_millisecond_issued_and_moves_once_a_window() {
+        use high_water::Persisted;
+        let mut reservation = Reservation::new();
+        reservation.issue(5_000);
+        assert_eq!(reservation.record(), [6_000]);
+        reservation.issue(5_999);
+        assert_eq!(reservation.record(), [6_000]);
+        reservation.issue(6_000);
+        assert_eq!(reservation.record(), [7_000]);
+        let mut restarted = Reservation::new();
+        restarted.resume(reservation.record());
+        assert_eq!(restarted.last_ms(), 6_999);
+    }
+
     #[test]
     fn claim_keys_differ_for_every_cluster_and_generator() {
         let mut keys: Vec<u32> =
