@@ -60,7 +60,8 @@ def section_generation(cluster, args, has_uuidv7, orders):
     generators = [("uuidv7()", "uuidv7()")] if has_uuidv7 else []
     generators += [("gen_random_uuid()", "gen_random_uuid()"), ("nextval()", "nextval('bench_seq')")]
     generators += [(f"comb_uuid('{f}')", f"comb_uuid('{f}'::comb_format)") for f in orders]
-    generators += [("sno_new()", "sno_new()"), ("uid8_new('time_sequential')", "uid8_new('time_sequential')")]
+    generators += [("sno_new()", "sno_new()"), ("muid_new()", "muid_new()"), ("uid8_new('spread')", "uid8_new('spread')")]
+    generators += [("uid8_new('time_sequential')", "uid8_new('time_sequential')")]
     calls = scaled(2_000_000, args.scale)
     log(f"1. generation: {len(generators)} generators × {calls:,} calls, 5 rounds")
     base_ms, ns = measure_generation(cluster, calls, 5, generators)

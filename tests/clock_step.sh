@@ -14,7 +14,6 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:-/tmp/comb_ext_clock_step}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 10))
-LIBFAKETIME=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
 dir="$WORK/cluster"
 offset="$WORK/faketime.rc"
 mkdir -p "$WORK"
@@ -27,10 +26,7 @@ echo "+0" >"$offset"
 chmod 644 "$offset"
 cluster_start "$dir" "$PORT" "shared_preload_libraries = 'comb_ext'" >/dev/null
 cluster_stop "$dir"
-# pg_ctl -w does not return under faketime: start with -W and poll.
-as_postgres env LD_PRELOAD="$LIBFAKETIME" FAKETIME_TIMESTAMP_FILE="$offset" FAKETIME_CACHE_DURATION=1 \
-    FAKETIME_DONT_FAKE_MONOTONIC=1 "$PGBIN/pg_ctl" -D "$dir" -l "$dir/server.log" -W start >/dev/null
-for _ in $(seq 1 60); do "$PGBIN/pg_isready" -q -h "$dir" -p "$PORT" && break; sleep 0.5; done
+cluster_start_faketime "$dir" "$PORT" "$offset"
 cluster_psql "$dir" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
 
 snos() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT sno_new()::text FROM generate_series(1, 20000)"; }

@@ -41,6 +41,22 @@ cluster_stop() {
     fi
 }
 
+# cluster_start_faketime DIR PORT OFFSET_FILE: start an initialised, stopped cluster with its wall
+# clock shifted by the offset in OFFSET_FILE (libfaketime, re-read every second, so the offset can
+# change while it runs); the monotonic clock is left alone, as a real clock step leaves it.
+# pg_ctl -w does not return under faketime: start with -W and poll.
+cluster_start_faketime() {
+    local dir=$1 port=$2 offset=$3
+    as_postgres env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 FAKETIME_TIMESTAMP_FILE="$offset" \
+        FAKETIME_CACHE_DURATION=1 FAKETIME_DONT_FAKE_MONOTONIC=1 "$PGBIN/pg_ctl" -D "$dir" -l "$dir/server.log" -W start >/dev/null
+    for _ in $(seq 1 120); do
+        cluster_psql "$dir" "$port" -d postgres -qAt -c "SELECT 1" >/dev/null 2>&1 && return 0
+        sleep 0.25
+    done
+    echo "cluster in $dir did not start under faketime" >&2
+    return 1
+}
+
 # cluster_psql DIR PORT [psql args...]
 cluster_psql() {
     local dir=$1 port=$2
