@@ -69,6 +69,9 @@ pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
     shared::refuse_in_recovery("muid_new", "medallion");
+    if MEDALLION.get().is_some_and(|m| !m.is_empty()) {
+        shared::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");
+    }
     let medallion = medallion();
     let timestamp = high_water::update(&TIMELINE, "muid_new", |timeline| timeline.next(time::wall_clock_unix_us()));
     match timestamp {

@@ -170,3 +170,42 @@ pub fn server_identity() -> u64 {
     // read once recovery has ended, which the caller has checked.
     unsafe { crate::core::identity::server_identity(pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) }
 }
+
+thread_local! {
+    /// The functions this session has checked `warn_if_settings_predate_promotion` for.
+    static PROMOTION_CHECKED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Once per session and function: a WARNING when this server was promoted (it is on a timeline
+/// past 1) and neither configuration file has changed since (the timeline's history file is
+/// older than both). A clone keeps its source's files, and a copied setting cannot be told from a
+/// deliberate one, so `settings` (the identity `function` uses, as the user would write it) may be
+/// the source's. Heuristic by nature: `ALTER SYSTEM` of any setting after the promotion silences
+/// it. Call after `refuse_in_recovery`.
+pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str) {
+    if PROMOTION_CHECKED.with_borrow(|checked| checked.contains(&function)) {
+        return;
+    }
+    PROMOTION_CHECKED.with_borrow_mut(|checked| checked.push(function));
+    // SAFETY: the caller has checked that recovery has ended; ConfigFileName is the postmaster's
+    // setting, a C string (or NULL) for the backend's life.
+    let (timeline, config_file) = unsafe {
+        let name = pg_sys::ConfigFileName;
+        (crate::compat::wal_timeline(), (!name.is_null()).then(|| CStr::from_ptr(name).to_string_lossy().into_owned()))
+    };
+    if timeline <= 1 {
+        return;
+    }
+    let modified = |path: &str| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let Some(promoted) = modified(&format!("pg_wal/{timeline:08X}.history")) else { return };
+    let newest_config =
+        [config_file.as_deref(), Some("postgresql.auto.conf")].into_iter().flatten().filter_map(modified).max();
+    if newest_config.is_some_and(|changed| changed > promoted) {
+        return;
+    }
+    errors::warn(
+        format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since: {settings} may be copied from the server it was cloned from, and then its values can repeat that server's"),
+        "A clone keeps its source's configuration files and catalog settings, and a copy cannot be told from a deliberate choice.",
+        &format!("Set {settings} apart from the source's with ALTER SYSTEM and reload (README: \"Guarantees, situation by situation\")."),
+    );
+}

@@ -125,6 +125,9 @@ fn range_text() -> String {
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_new(meta: default!(i32, 0)) -> Sno {
     shared::refuse_in_recovery("sno_new", "sno partition");
+    if PARTITION.get() != -1 {
+        shared::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
+    }
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();

@@ -188,6 +188,7 @@ fn now_ms() -> i64 {
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     shared::refuse_in_recovery("uid8_new", "cluster id");
+    shared::warn_if_settings_predate_promotion("uid8_new", "comb_ext.uid8_cluster_id");
     let cluster = CLUSTER_ID.get();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };

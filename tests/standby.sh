@@ -7,7 +7,8 @@
 # Then the standby is promoted (pg_promote()) while its source still runs: a clone turned primary on
 # a new timeline. Its derived sno partition and muid medallion fold the timeline in, so they differ
 # from the source's; with the uid8 cluster id set apart on the clone (settings it copied cannot be
-# told from deliberate ones), 8 sessions on each server make no value twice.
+# told from deliberate ones: the first calls warn until they are set apart), 8 sessions on each
+# server make no value twice.
 #   bash tests/standby.sh [work dir]     (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 8, + 9)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -29,6 +30,10 @@ chown postgres:postgres "$WORK/out"
 
 cluster_start "$primary" "$PRIMARY_PORT" "wal_level = replica" "max_wal_senders = 4" "max_connections = 120" >/dev/null
 cluster_psql "$primary" "$PRIMARY_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
+# An explicit muid medallion, which the copy inherits. (LOAD first: before 17, ALTER SYSTEM knows a
+# module's settings only once the module is loaded.)
+cluster_psql "$primary" "$PRIMARY_PORT" -d postgres -qAt -c "LOAD 'comb_ext'" \
+    -c "ALTER SYSTEM SET comb_ext.medallion = '0x10000000001'" -c "SELECT pg_reload_conf()" >/dev/null
 as_postgres "$PGBIN/pg_basebackup" -h "$primary" -p "$PRIMARY_PORT" -U postgres -D "$standby" -R -X stream
 # The copy's postgresql.conf is the primary's: later lines give the standby its own port and socket.
 echo "port = $STANDBY_PORT" >>"$standby/postgresql.conf"
@@ -91,9 +96,26 @@ cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -c "
 
 # The clone promoted while its source runs.
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT pg_promote()" >/dev/null
-# (LOAD first: before 17, ALTER SYSTEM knows a module's settings only once the module is loaded.)
+# Its copied medallion and its uid8 cluster id may be the source's: the first calls warn (the
+# derived sno partition does not), and once the settings are set apart nothing warns.
+warnings() {
+    cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT sno_new(), muid_new(), uid8_new()" \
+        -c "SELECT sno_new(), muid_new(), uid8_new()" 2>&1 >/dev/null | grep '^WARNING' || true
+}
+before=$(warnings)
+echo "promoted clone, first calls:"
+echo "$before" | cut -c1-160
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "LOAD 'comb_ext'" \
-    -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = 1" -c "SELECT pg_reload_conf()" >/dev/null
+    -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = 1" -c "ALTER SYSTEM SET comb_ext.medallion = '0x10000000002'" \
+    -c "SELECT pg_reload_conf()" >/dev/null
+after=$(warnings)
+echo "after ALTER SYSTEM of both: $(echo "$after" | grep -c WARNING || true) warnings"
+if [ "$(echo "$before" | grep -c 'WARNING:  muid_new: this server was promoted (timeline 2).*comb_ext.medallion')" -ne 1 ] ||
+   [ "$(echo "$before" | grep -c 'WARNING:  uid8_new: this server was promoted (timeline 2).*comb_ext.uid8_cluster_id')" -ne 1 ] ||
+   [ "$(echo "$before" | grep -c WARNING)" -ne 2 ] || [ -n "$after" ]; then
+    echo "FAILED: the promotion warnings"
+    status=1
+fi
 identity="SELECT pg_is_in_recovery(), (SELECT timeline_id FROM pg_control_checkpoint()), sno_partition(sno_new()), muid_unpack(muid_new())"
 echo "source: $(cluster_psql "$primary" "$PRIMARY_PORT" -d postgres -qAt -F ' ' -c "$identity")"
 echo "promoted clone: $(cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -F ' ' -c "CHECKPOINT" -c "$identity")"

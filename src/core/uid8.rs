@@ -233,11 +233,13 @@ impl Generators {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reservation {
     reserved_ms: i64,
+    /// The mark this run of the server resumed from: the shared per-id high-water knows the rest.
+    resumed_ms: i64,
 }
 
 impl Reservation {
     pub const fn new() -> Self {
-        Reservation { reserved_ms: 0 }
+        Reservation { reserved_ms: 0, resumed_ms: 0 }
     }
 
     /// Before an ID of millisecond `ms` is returned.
@@ -245,9 +247,10 @@ impl Reservation {
         self.reserved_ms = high_water::reserve(self.reserved_ms, ms, high_water::WINDOW_US / 1_000);
     }
 
-    /// The last millisecond an earlier run of the server may have issued.
+    /// The last millisecond an earlier run of the server may have issued (not the current mark,
+    /// which runs up to a second ahead of what this run issued).
     pub fn last_ms(&self) -> i64 {
-        self.reserved_ms - 1
+        self.resumed_ms - 1
     }
 }
 
@@ -261,6 +264,7 @@ impl high_water::Persisted for Reservation {
 
     fn resume(&mut self, [reserved_ms]: [i64; 1]) {
         self.reserved_ms = self.reserved_ms.max(reserved_ms);
+        self.resumed_ms = self.reserved_ms;
     }
 }
 
@@ -276,9 +280,13 @@ mod tests {
         assert_eq!(reservation.record(), [6_000]);
         reservation.issue(6_000);
         assert_eq!(reservation.record(), [7_000]);
+        // While the server runs, the mark says nothing about what was issued.
+        assert!(reservation.last_ms() < 0);
         let mut restarted = Reservation::new();
         restarted.resume(reservation.record());
         assert_eq!(restarted.last_ms(), 6_999);
+        restarted.issue(7_000);
+        assert_eq!((restarted.record(), restarted.last_ms()), ([8_000], 6_999));
     }
 
     #[test]
