@@ -117,6 +117,6 @@ fn sno_new_works_without_shared_preload_libraries() {
          FROM (SELECT n, id, lag(id) OVER (ORDER BY n) AS previous FROM made) s",
     );
     assert_eq!(check, Ok(Some(true)));
-    let attached = Spi::get_one::<i64>("SELECT count(*) FROM pg_shmem_allocations WHERE name = 'comb_ext sno generator v1'");
+    let attached = Spi::get_one::<i64>("SELECT count(*) FROM pg_shmem_allocations WHERE name = 'comb_ext sno generator v2'");
     assert_eq!(attached, Ok(Some(1)));
 }
