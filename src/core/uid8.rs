@@ -102,6 +102,11 @@ pub enum Next {
     Claim,
 }
 
+/// A millisecond at most this far ahead of the clock waits for it (a full millisecond, a claim
+/// after a restart, whose mark is up to a second ahead); further ahead, the clock was set back,
+/// and the generator goes on without waiting.
+pub const WAIT_AHEAD_MS: i64 = high_water::WINDOW_US / 1_000;
+
 /// After a failed extra claim (every id of the cluster id held), this many full milliseconds
 /// wait without probing again: a probe of all 2048 ids is not free.
 pub const CLAIM_RETRY_FULL_MS: u32 = 1000;
@@ -216,12 +221,12 @@ impl Generators {
         let after = self.last.map_or(now_ms, |(ms, _, _)| now_ms.max(ms + 1));
         let first_usable = self.held.iter().map(|h| h.from_ms).min().unwrap_or(after);
         let ms = after.max(first_usable);
-        if ms == now_ms + 1 {
+        if ms > now_ms && ms - now_ms <= WAIT_AHEAD_MS {
             return Next::WaitUntil { timestamp_ms: ms };
         }
-        // ms is the clock's, or further ahead of it: the clock stepped back, and the session
-        // goes on from where it was rather than wait for the clock to come back (which could
-        // take as long as the step).
+        // ms is the clock's, or far ahead of it: the clock stepped back, and the session goes on
+        // from where it was rather than wait for the clock to come back (which could take as
+        // long as the step).
         let generator = self.usable_after(ms, -1).expect("an id is usable from its from_ms on");
         self.issue(ms, 0, generator)
     }
@@ -410,13 +415,35 @@ mod tests {
     fn a_clock_step_back_goes_on_past_the_last_millisecond() {
         let mut generators = Generators::new();
         generators.claimed(5, 0);
-        assert_eq!(generators.next(1000, 1), issue(1000, 0, 5));
-        assert_eq!(generators.next(400, 1), issue(1000, 1, 5));
+        assert_eq!(generators.next(5000, 1), issue(5000, 0, 5));
+        assert_eq!(generators.next(400, 1), issue(5000, 1, 5));
         for _ in 2..=SEQUENCE_MAX {
             generators.next(400, 1);
         }
-        assert_eq!(generators.next(400, 1), issue(1001, 0, 5));
-        assert_eq!(generators.next(1001, 1), issue(1001, 1, 5));
+        assert_eq!(generators.next(400, 1), issue(5001, 0, 5));
+        assert_eq!(generators.next(5001, 1), issue(5001, 1, 5));
+    }
+
+    #[test]
+    fn a_small_step_back_or_a_claim_up_to_a_second_ahead_waits_for_the_clock() {
+        let mut generators = Generators::new();
+        generators.claimed(5, 0);
+        assert_eq!(generators.next(5000, 1), issue(5000, 0, 5));
+        for _ in 1..=SEQUENCE_MAX {
+            generators.next(4000, 1);
+        }
+        // Full, and 5001 is 1002 ms ahead of the clock: goes on. Full again, and 5002 is 1000 ms
+        // ahead: waits for the clock.
+        assert_eq!(generators.next(3999, 1), issue(5001, 0, 5));
+        for _ in 1..=SEQUENCE_MAX {
+            generators.next(4002, 1);
+        }
+        assert_eq!(generators.next(4002, 1), Next::WaitUntil { timestamp_ms: 5002 });
+        // An id claimed after a restart, whose mark is 800 ms ahead: the first ID waits for it.
+        let mut restarted = Generators::new();
+        restarted.claimed(9, 10_800);
+        assert_eq!(restarted.next(10_000, 1), Next::WaitUntil { timestamp_ms: 10_801 });
+        assert_eq!(restarted.next(10_801, 1), issue(10_801, 0, 9));
     }
 
     #[test]
@@ -451,15 +478,15 @@ mod tests {
     fn an_id_claimed_while_the_clock_is_behind_joins_after_the_last_millisecond_used() {
         let mut generators = Generators::new();
         generators.claimed(9, 0);
-        assert_eq!(generators.next(1000, 2), issue(1000, 0, 9));
-        // The clock steps back to 900; the claim there must not land in ms 1000 before sequence 1.
-        generators.claimed(2, 900);
-        assert_eq!(generators.next(900, 2), issue(1000, 1, 9));
+        assert_eq!(generators.next(10_000, 2), issue(10_000, 0, 9));
+        // The clock steps back to 5000; the claim there must not land in ms 10,000 before sequence 1.
+        generators.claimed(2, 5_000);
+        assert_eq!(generators.next(5_000, 2), issue(10_000, 1, 9));
         for _ in 2..=SEQUENCE_MAX {
-            generators.next(900, 2);
+            generators.next(5_000, 2);
         }
-        assert_eq!(generators.next(900, 2), issue(1001, 0, 2));
-        assert_eq!(generators.next(900, 2), issue(1001, 0, 9));
+        assert_eq!(generators.next(5_000, 2), issue(10_001, 0, 2));
+        assert_eq!(generators.next(5_000, 2), issue(10_001, 0, 9));
     }
 
     #[test]
