@@ -116,10 +116,10 @@ fn register_settings() {
     );
     GucRegistry::define_int_guc(
         c"comb_ext.uid8_cluster_id",
-        c"Cluster id (0-15) written into every uid8 this server generates.",
+        c"Cluster id (0-15) written into every uid8 this server generates; -1 derives it (a Citus node's group id, else 0).",
         c"Give each cluster of generators its own; generator ids keep sessions of one cluster id apart.",
         &uid8::CLUSTER_ID,
-        0,
+        -1,
         15,
         GucContext::Suset,
         GucFlags::default(),

@@ -29,11 +29,52 @@ impl From<uid8_mode> for Mode {
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
 
-pub static CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(0);
+/// -1: derived (`cluster_id`); 0..15: this one.
+pub static CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 /// -1: claim any free generator id; 0..2047: claim this one.
 pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 /// How many generator ids one session may hold; it claims more as it fills milliseconds.
 pub static GENERATORS_PER_SESSION: GucSetting<i32> = GucSetting::<i32>::new(16);
+
+thread_local! {
+    /// The derived cluster id, looked up once per session.
+    static DERIVED_CLUSTER_ID: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
+}
+
+/// The cluster id setting, or unset (-1) the derived one: on a Citus node its group id (the
+/// coordinator's is 0, each worker's its own, so the nodes of a Citus cluster differ without
+/// configuration), else 0. A group id past 15 fails: it must be set by hand.
+fn cluster_id() -> i32 {
+    let setting = CLUSTER_ID.get();
+    if setting >= 0 {
+        return setting;
+    }
+    if let Some(derived) = DERIVED_CLUSTER_ID.get() {
+        return derived;
+    }
+    let group = Spi::connect(|client| -> Result<Option<i32>, pgrx::spi::Error> {
+        let citus = client
+            .select("SELECT to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL", None, &[])?
+            .first()
+            .get_one::<bool>()?;
+        if citus != Some(true) {
+            return Ok(None);
+        }
+        client.select("SELECT groupid FROM pg_catalog.pg_dist_local_group", None, &[])?.first().get_one::<i32>()
+    })
+    .unwrap_or(None);
+    let derived = match group {
+        None => 0,
+        Some(group) if (0..=uid8::CLUSTER_MAX).contains(&group) => group,
+        Some(group) => errors::raise(
+            PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
+            format!("uid8_new: this Citus node's group id {group} is past the cluster ids a uid8 holds (0 to {})", uid8::CLUSTER_MAX),
+            Some("Set comb_ext.uid8_cluster_id on each node (0 to 15, each its own), e.g. with run_command_on_all_nodes('ALTER SYSTEM SET ...')."),
+        ),
+    };
+    DERIVED_CLUSTER_ID.set(Some(derived));
+    derived
+}
 
 // ---- generator ids -------------------------------------------------------------------------
 
@@ -189,7 +230,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     shared::refuse_in_recovery("uid8_new", "cluster id");
     shared::warn_if_settings_predate_promotion("uid8_new", "comb_ext.uid8_cluster_id");
-    let cluster = CLUSTER_ID.get();
+    let cluster = cluster_id();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
     SESSION.with_borrow_mut(|session| {
