@@ -4,7 +4,8 @@
 # property tests of src/core, the conformance tests on tests/vectors (core-level and in-server), the
 # #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
 # extension exactly as users install it, pg_dump/pg_restore, uniqueness and memory under load, uid8
-# generator ids claimed at bulk speed, the misspelt-setting warning, and the Debian package. Once:
+# generator ids claimed at bulk speed, the misspelt-setting warning, standbys, clock steps, restarts,
+# a Citus cluster (17 and 18, when Citus's source is beside the repo), and the Debian package. Once:
 # the lint gate (cargo fmt, cargo clippy) and fuzzing.
 #   bash scripts/test.sh [MAJOR...]          e.g. bash scripts/test.sh 13 15 17 18 (scripts/matrix.sh)
 # Ends with a table of each major's result and wall time, and "test: N passed, N failed" (majors).
@@ -92,6 +93,16 @@ run_major() {
 
     say "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
     bash "$REPO/tests/restart.sh" "$WORK/restart$major"
+
+    if bash "$REPO/scripts/citus.sh" available "$major"; then
+        say "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards"
+        bash "$REPO/scripts/citus.sh" build "$major"
+        bash "$REPO/tests/citus.sh" "$WORK/citus$major"
+        echo "citus: passed"
+    else
+        say "[pg$major] Citus: not run here (Citus 14 runs on 17 and 18, from ../shared/third_party/citus-14.0.1.tar.gz)"
+        echo "citus: not run on $major"
+    fi
     cluster_stop "$cluster"
 
     say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"
@@ -120,7 +131,8 @@ for major in "${MAJORS[@]}"; do
     # Counts from the runners' own closing lines.
     rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}' || true)
     regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//' || true)
-    summary+=("$(printf '| %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" $((seconds / 60)) $((seconds % 60)))")
+    citus=$(grep -E '^citus: ' "$log" | tail -n1 | sed 's/^citus: //' || true)
+    summary+=("$(printf '| %s | %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" "${citus:-FAILED}" $((seconds / 60)) $((seconds % 60)))")
 done
 
 say "fuzzing every parser and decoder of src/core, $FUZZ_SECONDS s each"
@@ -128,8 +140,8 @@ fuzz_status=0
 CARGO_TARGET_DIR="$REPO/fuzz/target" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS" || fuzz_status=$?
 
 say "summary"
-echo "| major | result | cargo pgrx test | pg_regress | wall time |"
-echo "|---|---|---|---|---|"
+echo "| major | result | cargo pgrx test | pg_regress | Citus | wall time |"
+echo "|---|---|---|---|---|---|"
 printf '%s\n' "${summary[@]}"
 [ $fuzz_status -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED"
 echo "test: ${#passed[@]} passed, ${#failed[@]} failed"
