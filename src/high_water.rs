@@ -14,18 +14,20 @@ use std::path::{Path, PathBuf};
 /// Relative to the data directory, every backend's working directory.
 const DIR: &str = "comb_ext";
 
-/// A generator state in shared memory and whether its mark has been read since the server started
-/// (shared memory starts afresh at every start and crash restart).
+/// A generator state in shared memory, the record last written for it, and whether it has been
+/// resumed from its file since the server started (shared memory starts afresh at every start and
+/// crash restart).
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub struct Durable<T> {
-    state: T,
+pub struct Durable<P: Persisted> {
+    state: P,
+    written: Option<P::Record>,
     resumed: bool,
 }
 
-impl<T> Durable<T> {
-    pub const fn new(state: T) -> Self {
-        Durable { state, resumed: false }
+impl<P: Persisted> Durable<P> {
+    pub const fn new(state: P) -> Self {
+        Durable { state, written: None, resumed: false }
     }
 }
 
@@ -44,6 +46,7 @@ fn read<P: Persisted>() -> Result<Option<P::Record>, String> {
     }
 }
 
+#[cold]
 fn write<P: Persisted>(record: &P::Record) -> Result<(), String> {
     let path = path::<P>();
     let fail = |what: &str, e: std::io::Error| format!("could not {what} {}: {e}", path.display());
@@ -62,37 +65,48 @@ fn write<P: Persisted>(record: &P::Record) -> Result<(), String> {
     File::open(DIR).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
 }
 
+/// Once per server start, outside the hot path.
+#[cold]
+fn resume<P: Persisted>(durable: &mut Durable<P>) -> Result<(), String> {
+    if let Some(record) = read::<P>()? {
+        durable.state.resume(record);
+        durable.written = Some(record);
+    }
+    durable.resumed = true;
+    Ok(())
+}
+
 /// Runs `f` on the state under its lock, the first time since the server started after resuming
-/// it from its file. If `f` changed the record, the record is written to disk before the lock is
-/// let go and before `f`'s result is used; if that fails, the state is put back as it was and
-/// `function` fails with 58030: nothing `f` issued is returned.
+/// it from its file. If the record then differs from the one last written, it is written to disk
+/// before the lock is let go and before `f`'s result is used. If that fails, `function` fails
+/// with 58030: nothing `f` issued is returned, and the state stays as `f` left it (ahead, which
+/// only skips values), with its record unwritten, so the next call writes it first.
+#[inline]
 pub fn update<P, R>(shared: &Shared<Durable<P>>, function: &str, f: impl FnOnce(&mut P) -> R) -> R
 where
     P: Persisted + Copy + RefUnwindSafe + 'static,
+    P::Record: RefUnwindSafe,
 {
     let outcome = shared.with_locked(|durable| {
         if !durable.resumed {
-            if let Some(record) = read::<P>()? {
-                durable.state.resume(record);
-            }
-            durable.resumed = true;
+            resume(durable)?;
         }
-        let before = durable.state;
         let result = f(&mut durable.state);
         let record = durable.state.record();
-        if record != before.record() {
-            if let Err(e) = write::<P>(&record) {
-                durable.state = before;
-                return Err(e);
-            }
+        if durable.written != Some(record) {
+            write::<P>(&record)?;
+            durable.written = Some(record);
         }
         Ok(result)
     });
-    outcome.unwrap_or_else(|e: String| {
-        errors::raise(
+    outcome.unwrap_or_else(|e: String| failed(function, e))
+}
+
+#[cold]
+fn failed(function: &str, e: String) -> ! {
+    errors::raise(
             PgSqlErrorCode::ERRCODE_IO_ERROR,
             format!("{function}: {e}"),
             Some("The file keeps values from repeating after a restart; nothing is issued without it. It belongs to the data directory and is written about once a second while ids are generated."),
         )
-    })
 }

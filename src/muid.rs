@@ -50,6 +50,7 @@ pub unsafe extern "C-unwind" fn check_medallion(
 /// (random at initdb) and timeline (`shared::server_identity`) in the range nodes draw from.
 fn medallion() -> i64 {
     if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
+        shared::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");
         return value;
     }
     layout::medallion_from_system_identifier(shared::server_identity())
@@ -69,9 +70,6 @@ pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
     shared::refuse_in_recovery("muid_new", "medallion");
-    if MEDALLION.get().is_some_and(|m| !m.is_empty()) {
-        shared::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");
-    }
     let medallion = medallion();
     let timestamp = high_water::update(&TIMELINE, "muid_new", |timeline| timeline.next(time::wall_clock_unix_us()));
     match timestamp {

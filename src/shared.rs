@@ -12,7 +12,7 @@ use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting};
 use std::ffi::{c_int, c_long, CStr};
 use std::panic::RefUnwindSafe;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 /// `AddinShmemInitLock` is `&MainLWLockArray[21].lock` in every supported version
 /// (storage/lwlocknames.h), a macro bindgen cannot carry over.
@@ -51,6 +51,7 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
     /// sleep: it runs while other backends may be waiting for the lock. (The one exception is
     /// `high_water::update`'s write of a generator's mark, about once a second, which the
     /// generator's values must wait for anyway.)
+    #[inline]
     pub fn with_locked<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         let slot = self.attach();
         // SAFETY: `slot` points at an initialised Slot<T> in shared memory for the life of the
@@ -165,10 +166,20 @@ pub fn refuse_in_recovery(function: &str, identity: &str) {
 /// What this server's derived defaults (sno partition, muid medallion) are folded from: the system
 /// identifier with the WAL timeline mixed in (`core::identity`), so a promoted clone differs from
 /// its source. Call after `refuse_in_recovery`: a server in recovery has no timeline of its own.
+/// Computed once per backend: the timeline cannot change once recovery has ended (a server goes
+/// back into recovery only through a restart), and this is on every generator's hot path.
 pub fn server_identity() -> u64 {
+    static IDENTITY: AtomicU64 = AtomicU64::new(0);
+    let cached = IDENTITY.load(Ordering::Relaxed);
+    if cached != 0 {
+        return cached;
+    }
     // SAFETY: the system identifier is the control-file copy in shared memory; the timeline is
     // read once recovery has ended, which the caller has checked.
-    unsafe { crate::core::identity::server_identity(pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) }
+    let identity =
+        unsafe { crate::core::identity::server_identity(pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
+    IDENTITY.store(identity, Ordering::Relaxed);
+    identity
 }
 
 thread_local! {

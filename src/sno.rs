@@ -86,8 +86,11 @@ pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i3
 fn partition() -> u16 {
     match PARTITION.get() {
         -1 => layout::partition_from_system_identifier(shared::server_identity()),
-        // The setting's range is -1..65535.
-        partition => partition as u16,
+        partition => {
+            shared::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
+            // The setting's range is -1..65535.
+            partition as u16
+        }
     }
 }
 
@@ -125,9 +128,6 @@ fn range_text() -> String {
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_new(meta: default!(i32, 0)) -> Sno {
     shared::refuse_in_recovery("sno_new", "sno partition");
-    if PARTITION.get() != -1 {
-        shared::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
-    }
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();

@@ -130,6 +130,9 @@ scenario() {
     generate after 2
     echo "$kind restart, clock set back $(python3 -c "print(f'{$last_before - $first_after:.1f}')") s (step $step s)${forget:+, marks deleted}:" \
          "span A from $(date -u -d "@$a_start" +%T.%2N), first reading after the restart $(date -u -d "@$first_after" +%T.%2N)"
+    # The clock must really have gone back across the restart, by about the step.
+    python3 -c "import sys; sys.exit(0 if $last_before - $first_after >= max(0.5, $step * 0.9) else 1)" ||
+        { echo "FAILED: the clock did not go back by about $step s across the restart"; status=1; }
     DUPLICATED=()
     for label in comb sno muid uid8_spread uid8_time_sequential; do
         local made duplicated
@@ -141,9 +144,10 @@ scenario() {
     done
 }
 
-# The control first, while sno is in its first tick: the same restart without the marks repeats
+# The control first, while sno is in its first tick: a restart without the marks (2 s back, so that a slow
+# start still lands inside span A) repeats
 # values, so the scenarios after it can fail.
-scenario clean 1 forget
+scenario clean 2 forget
 # sno, muid, uid8 spread, uid8 time_sequential must each have repeated something.
 for i in 1 2 3 4; do
     [ "${DUPLICATED[$i]}" -gt 0 ] || { echo "FAILED: the control repeated nothing: this test could not see a repeat"; status=1; }
