@@ -6,7 +6,8 @@
 # (pgstatindex on every shard). A coordinator and two workers on Unix sockets, release build of
 # comb_ext, Citus built by scripts/citus.sh; writes benches/results/citus-pg18.md.
 #   bash benches/citus.sh [seconds per key and round, default 20] [rounds, default 3]
-# COMB_EXT_BENCH_SHARDS: shards per table (default 8).
+# COMB_EXT_BENCH_SHARDS: shards per table (default 8). COMB_EXT_BENCH_PG_CONFIG: another PostgreSQL 18
+# install with Citus (default: the cached build of scripts/pg.sh).
 # COMB_EXT_BENCH_OUT (report directory), COMB_EXT_BENCH_DIR and COMB_EXT_BENCH_PORT (cluster
 # directory and first port; default /tmp/comb_ext_bench_citus, 54345) as in keys.sh.
 set -euo pipefail
@@ -17,7 +18,7 @@ CLIENTS=8
 # Fewer shards than Citus's default 32, so each shard's index holds enough rows for its leaf density to say
 # something (with 32, most shards' primary keys are a few pages, dominated by the half-full last one).
 SHARDS=${COMB_EXT_BENCH_SHARDS:-8}
-PG_CONFIG=$(bash "$(dirname "$0")/../scripts/pg.sh" pg_config "$MAJOR")
+PG_CONFIG=${COMB_EXT_BENCH_PG_CONFIG:-$(bash "$(dirname "$0")/../scripts/pg.sh" pg_config "$MAJOR")}
 export PG_CONFIG
 source "$(dirname "$0")/../scripts/lib/common.sh"
 DIR=${COMB_EXT_BENCH_DIR:-/tmp/comb_ext_bench_citus}
@@ -25,7 +26,7 @@ BASE_PORT=${COMB_EXT_BENCH_PORT:-54345}
 OUT=${COMB_EXT_BENCH_OUT:-$REPO/benches/results}
 
 bash "$REPO/scripts/setup.sh"
-bash "$REPO/scripts/citus.sh" build "$MAJOR"
+[ -n "${COMB_EXT_BENCH_PG_CONFIG:-}" ] || bash "$REPO/scripts/citus.sh" build "$MAJOR"
 say "installing comb_ext (release build)"
 (cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null)
 nodes=(0 1 2)
@@ -87,7 +88,7 @@ mkdir -p "$OUT"
     for k in "${!KEYS[@]}"; do
         IFS='|' read -r name _ <<<"${KEYS[$k]}"
         m=$(echo "${ROWS_PER_S[$k]}" | median)
-        printf '| `%s` | %.0f | %s | %.2f | %s%% |\n' "$name" "$m" "$(echo "${ROWS_PER_S[$k]}" | xargs | tr ' ' ',')" \
+        printf '| `%s` | %.0f | %s | %.2f | %s%% |\n' "$name" "$m" "$(echo "${ROWS_PER_S[$k]}" | xargs printf '%.0f\n' | paste -sd, | sed 's/,/, /g')" \
             "$(awk -v m="$m" -v b="$base" 'BEGIN {print m / b}')" "${DENSITY[$k]}"
     done
 } >"$OUT/citus-pg$MAJOR.md"
