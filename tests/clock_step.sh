@@ -8,7 +8,9 @@
 # Before that, uid8: a session holding generator id 7 makes IDs for about 2 s and ends; the clock is
 # set back 4 s, into the milliseconds it used (2.5 s pass while the step takes hold); a new session claims id 7 and makes IDs. The new
 # holder starts after the old one's last millisecond (the server's high-water per id), not at the
-# clock: no ID is made twice.
+# clock: no ID is made twice. Then within one session: the id let go by pg_advisory_unlock_all() and
+# by DISCARD ALL while the clock is set back into the milliseconds the session used; re-claimed, it
+# goes on after them.
 #   bash tests/clock_step.sh [work dir]      (expects comb_ext installed; port COMB_EXT_TEST_PORT + 10)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -47,6 +49,34 @@ uid8_distinct=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt"
 first_last=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(tail -1 "$WORK/uid8_first_holder.txt"))")
 second_first=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(head -1 "$WORK/uid8_second_holder.txt"))")
 echo "uid8: $uid8_made made, $uid8_distinct distinct; first holder's last ms $first_last, second holder's first $second_first"
+# The same within one session, the id let go by pg_advisory_unlock_all() and by DISCARD ALL (what
+# poolers send) while the clock is set back 3 s, so that it reads inside the second of milliseconds
+# the session used (about 0.5 s behind the last): the session re-claims the id and goes on after its
+# last millisecond. (Inside psql, \! changes the offset and waits for it to take hold.)
+reclaim() {
+    local release=$1 generator=$2 offset_after=$3
+    cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = $generator" \
+        -c "SELECT uid8_new('time_sequential') FROM generate_series(1, 64000)" \
+        -c "\\! echo '$offset_after' > '$offset'; sleep 2.5" -c "$release" \
+        -c "SELECT 'clock ' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint" \
+        -c "SET comb_ext.uid8_generator_id = $generator" \
+        -c "SELECT uid8_new('time_sequential') FROM generate_series(1, 32000)" | grep -v '^$'
+}
+step "+0"
+reclaim "SELECT pg_advisory_unlock_all()" 8 "-3" >"$WORK/uid8_unlock_all.txt"
+reclaim "DISCARD ALL" 9 "-6" >"$WORK/uid8_discard_all.txt"
+for file in uid8_unlock_all uid8_discard_all; do
+    clock_ms=$(grep '^clock ' "$WORK/$file.txt" | cut -d' ' -f2)
+    grep -v '^clock ' "$WORK/$file.txt" >"$WORK/$file.ids"
+    made=$(wc -l <"$WORK/$file.ids")
+    distinct=$(sort -u "$WORK/$file.ids" | wc -l)
+    # How far the clock read behind the last millisecond used before the release (IDs of one
+    # session increase: the 64,000th is the last).
+    behind_ms=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "
+        SELECT (extract(epoch FROM uid8_timestamp($(sed -n 64000p "$WORK/$file.ids"))) * 1000)::bigint - $clock_ms")
+    echo "uid8, one session, $file with the clock $behind_ms ms behind at the re-claim: $made made, $distinct distinct"
+    [ "$made" -eq 96000 ] && [ "$distinct" -eq 96000 ] && [ "$behind_ms" -gt 0 ] && [ "$behind_ms" -lt 1000 ] || { echo "FAILED: $file"; reclaim_failed=1; }
+done
 step "+0"
 
 snos >"$WORK/before.txt"
@@ -69,7 +99,7 @@ made=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" | wc -l)
 distinct=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" "$WORK/after_second_step.txt" | sort -u | wc -l)
 issued_after_second=$(wc -l <"$WORK/after_second_step.txt")
 echo "snos: $made made, $distinct distinct; issued after the second step: $issued_after_second"
-status=0
+status=${reclaim_failed:-0}
 [ "$uid8_made" -eq 160000 ] && [ "$uid8_distinct" -eq 160000 ] || { echo "FAILED: a uid8 was made twice after the re-claim"; status=1; }
 [[ "$second_first" > "$first_last" ]] || { echo "FAILED: the new holder started before the old one's last millisecond"; status=1; }
 [ "$made" -eq 40000 ] && [ "$distinct" -eq 40000 ] || { echo "FAILED: a sno was made twice or missing"; status=1; }
