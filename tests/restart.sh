@@ -90,10 +90,7 @@ restart() {
         kill -9 "$victim"
         wait || true
         sleep 0.5
-        for _ in $(seq 1 120); do
-            cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT 1" >/dev/null 2>&1 && break
-            sleep 0.1
-        done
+        cluster_wait_ready "$dir" "$PORT"
         grep -q "terminating any other active server processes" "$dir/server.log"
         return ;;
     esac

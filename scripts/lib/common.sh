@@ -43,17 +43,29 @@ cluster_stop() {
 
 # cluster_start_faketime DIR PORT OFFSET_FILE: start an initialised, stopped cluster with its wall
 # clock shifted by the offset in OFFSET_FILE (libfaketime, re-read every second, so the offset can
-# change while it runs); the monotonic clock is left alone, as a real clock step leaves it.
-# pg_ctl -w does not return under faketime: start with -W and poll.
+# be changed under the running server; the monotonic clock is left alone).
+# The postmaster is started by itself, not through pg_ctl: pg_ctl -w never sees it come up, and
+# pg_ctl -W exits at once, removing the libfaketime semaphore that its child, the postmaster, is
+# about to open (seen in CI: "sem_open failed", no server). The subshell keeps the server out of
+# a script's bare `wait`; its output is dropped so a kill -9 of the server is not reported.
 cluster_start_faketime() {
     local dir=$1 port=$2 offset=$3
-    as_postgres env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 FAKETIME_TIMESTAMP_FILE="$offset" \
-        FAKETIME_CACHE_DURATION=1 FAKETIME_DONT_FAKE_MONOTONIC=1 "$PGBIN/pg_ctl" -D "$dir" -l "$dir/server.log" -W start >/dev/null
-    for _ in $(seq 1 120); do
-        cluster_psql "$dir" "$port" -d postgres -qAt -c "SELECT 1" >/dev/null 2>&1 && return 0
-        sleep 0.25
-    done
+    (as_postgres sh -c 'exec env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 \
+        FAKETIME_TIMESTAMP_FILE="$2" FAKETIME_CACHE_DURATION=1 FAKETIME_DONT_FAKE_MONOTONIC=1 \
+        "$3/postgres" -D "$1" </dev/null >>"$1/server.log" 2>&1' sh "$dir" "$offset" "$PGBIN" \
+        </dev/null >/dev/null 2>&1 &)
+    cluster_wait_ready "$dir" "$port" && return 0
     echo "cluster in $dir did not start under faketime" >&2
+    return 1
+}
+
+# cluster_wait_ready DIR PORT: wait up to 30 s for the server to take connections.
+cluster_wait_ready() {
+    local dir=$1 port=$2
+    for _ in $(seq 1 300); do
+        cluster_psql "$dir" "$port" -d postgres -qAt -c "SELECT 1" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
     return 1
 }
 
