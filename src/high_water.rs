@@ -48,21 +48,30 @@ fn read<P: Persisted>() -> Result<Option<P::Record>, String> {
 
 #[cold]
 fn write<P: Persisted>(record: &P::Record) -> Result<(), String> {
-    let path = path::<P>();
+    replace_file(Path::new(DIR), P::NAME, &rule::to_text::<P>(record))
+}
+
+/// Replaces `dir/name` by `text` so that after a crash it holds the old text or the new one,
+/// creating `dir` if it is missing.
+fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    let path = dir.join(name);
     let fail = |what: &str, e: std::io::Error| format!("could not {what} {}: {e}", path.display());
-    if !Path::new(DIR).is_dir() {
-        fs::create_dir(DIR).map_err(|e| fail("create the directory of", e))?;
-        File::open(".").and_then(|d| d.sync_all()).map_err(|e| fail("fsync the data directory for", e))?;
+    if !dir.is_dir() {
+        // The families share the directory under locks of their own, so another one may create it
+        // first: create_dir_all takes that as done.
+        fs::create_dir_all(dir).map_err(|e| fail("create the directory of", e))?;
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        File::open(parent).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory above", e))?;
     }
     let temporary = path.with_extension("tmp");
     File::create(&temporary)
         .and_then(|mut f| {
-            f.write_all(rule::to_text::<P>(record).as_bytes())?;
+            f.write_all(text.as_bytes())?;
             f.sync_all()
         })
         .map_err(|e| fail("write", e))?;
     fs::rename(&temporary, &path).map_err(|e| fail("rename a new version into", e))?;
-    File::open(DIR).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
+    File::open(dir).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
 }
 
 /// Once per server start, outside the hot path.
@@ -109,4 +118,41 @@ fn failed(function: &str, e: String) -> ! {
             format!("{function}: {e}"),
             Some("The file keeps values from repeating after a restart; nothing is issued without it. It belongs to the data directory and is written about once a second while ids are generated."),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Barrier};
+    use std::thread;
+
+    /// The first marks of sno, muid and uid8 can be written at the same moment, each under its own
+    /// lock, into a directory that does not exist yet (seen in CI: "File exists").
+    #[test]
+    fn writers_creating_the_directory_at_once_all_succeed() {
+        const WRITERS: usize = 8;
+        for round in 0..40 {
+            let dir =
+                std::env::temp_dir().join(format!("comb_ext_high_water_{}_{round}", std::process::id())).join(DIR);
+            let data_directory = dir.parent().unwrap();
+            let _ = fs::remove_dir_all(data_directory);
+            fs::create_dir(data_directory).unwrap();
+            let start = Arc::new(Barrier::new(WRITERS));
+            let writers: Vec<_> = (0..WRITERS)
+                .map(|i| {
+                    let (dir, start) = (dir.clone(), Arc::clone(&start));
+                    thread::spawn(move || {
+                        start.wait();
+                        replace_file(&dir, &format!("family{i}"), &format!("mark {i}\n"))
+                    })
+                })
+                .collect();
+            for (i, writer) in writers.into_iter().enumerate() {
+                assert_eq!(writer.join().unwrap(), Ok(()), "round {round}, writer {i}");
+                let text = fs::read_to_string(dir.join(format!("family{i}"))).unwrap();
+                assert_eq!(text, format!("mark {i}\n"));
+            }
+            fs::remove_dir_all(data_directory).unwrap();
+        }
+    }
 }
