@@ -4,7 +4,8 @@
 //! Server ones). Every part of the planner that reads comparisons then serves it: btree and BRIN
 //! index scans, and plan-time and run-time partition pruning. With constant times the bounds are
 //! constants; otherwise `comb_range_lower`/`comb_range_upper`, which are NULL when either time is,
-//! so the rewrite is NULL exactly when the call is.
+//! so the rewrite is NULL exactly when the call is. Every function and operator family used is
+//! checked to be a member of the extension (`member_of`): a name alone could be anyone's.
 
 use crate::core::comb::Format;
 use crate::core::order::Order;
@@ -53,13 +54,23 @@ unsafe fn qualified_name(schema: pg_sys::Oid, name: &CStr) -> Option<*mut pg_sys
     })
 }
 
+/// `object` (of catalog `class`) if it is a member of `extension`. A name found in the extension's
+/// schema is not enough: anyone with CREATE there can add an object of that name, and the planner
+/// would then call it as whoever runs the query (a catalog at an earlier version lacks some
+/// functions this library looks for).
+unsafe fn member_of(extension: pg_sys::Oid, class: pg_sys::Oid, object: pg_sys::Oid) -> Option<pg_sys::Oid> {
+    (object != pg_sys::InvalidOid && pg_sys::getExtensionOfObject(class, object) == extension).then_some(object)
+}
+
 /// The btree operator family on uuid that sorts in `order`: uuid's default one, or this
-/// extension's `uuid_sqlserver_ops` (in `schema`, the extension's).
-unsafe fn family_of_order(order: Order, schema: pg_sys::Oid) -> Option<pg_sys::Oid> {
+/// extension's own `uuid_sqlserver_ops` (in `schema`, the extension's).
+unsafe fn family_of_order(order: Order, schema: pg_sys::Oid, extension: pg_sys::Oid) -> Option<pg_sys::Oid> {
     let family = match order {
         Order::Bytes => pg_sys::get_opclass_family(pg_sys::GetDefaultOpClass(pg_sys::UUIDOID, pg_sys::BTREE_AM_OID)),
         Order::SqlServer => {
-            pg_sys::get_opfamily_oid(pg_sys::BTREE_AM_OID, qualified_name(schema, c"uuid_sqlserver_ops")?, true)
+            let family =
+                pg_sys::get_opfamily_oid(pg_sys::BTREE_AM_OID, qualified_name(schema, c"uuid_sqlserver_ops")?, true);
+            member_of(extension, pg_sys::OperatorFamilyRelationId, family)?
         }
         Order::DotNetBytes => return None,
     };
@@ -94,13 +105,19 @@ pub unsafe fn in_range_simplified(
     if pg_sys::contain_volatile_functions(args.cast()) {
         return None;
     }
-    // The format decides the order, so it must be known now.
-    let format_type = (*format.cast::<pg_sys::Const>()).consttype;
+    // The format decides the order, so it must be a constant now (a generic plan's parameter is
+    // not: such a plan filters row by row).
     let label_oid = pg_sys::Oid::from(constant(format)?.value() as u32);
+    let format_type = (*format.cast::<pg_sys::Const>()).consttype;
     let (label, _, _) = pgrx::enum_helper::lookup_enum_by_oid(label_oid);
     let format_value = Format::from_name(&label)?;
     let schema = pg_sys::get_func_namespace((*call).funcid);
-    let family = family_of_order(format_value.order(), schema)?;
+    // Everything looked up below must be this extension's own, as comb_in_range is.
+    let extension = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, (*call).funcid);
+    if extension == pg_sys::InvalidOid {
+        return None;
+    }
+    let family = family_of_order(format_value.order(), schema, extension)?;
     let operator =
         |strategy: u32| pg_sys::get_opfamily_member(family, pg_sys::UUIDOID, pg_sys::UUIDOID, strategy as i16);
     let (at_or_after, before) =
@@ -121,10 +138,8 @@ pub unsafe fn in_range_simplified(
         _ => {
             let function = |name: &CStr| -> Option<*mut pg_sys::Node> {
                 let argtypes = [pg_sys::TIMESTAMPTZOID, pg_sys::TIMESTAMPTZOID, format_type];
-                let oid = pg_sys::LookupFuncName(qualified_name(schema, name)?, 3, argtypes.as_ptr(), true);
-                if oid == pg_sys::InvalidOid {
-                    return None;
-                }
+                let found = pg_sys::LookupFuncName(qualified_name(schema, name)?, 3, argtypes.as_ptr(), true);
+                let oid = member_of(extension, pg_sys::ProcedureRelationId, found)?;
                 let args = list_of_three(copy(lower).cast(), copy(upper).cast(), copy(format).cast());
                 let call = pg_sys::makeFuncExpr(
                     oid,

@@ -7,6 +7,10 @@ use crate::errors;
 use crate::high_water::{self, Durable};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
+use pgrx::callconv::{BoxRet, FcInfo};
+use pgrx::pgrx_sql_entity_graph::metadata::{
+    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
+};
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode};
 use std::cell::RefCell;
@@ -52,17 +56,18 @@ fn cluster_id() -> i32 {
     if let Some(derived) = DERIVED_CLUSTER_ID.get() {
         return derived;
     }
-    let group = Spi::connect(|client| -> Result<Option<i32>, pgrx::spi::Error> {
-        let citus = client
-            .select("SELECT to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL", None, &[])?
-            .first()
-            .get_one::<bool>()?;
-        if citus != Some(true) {
-            return Ok(None);
-        }
-        client.select("SELECT groupid FROM pg_catalog.pg_dist_local_group", None, &[])?.first().get_one::<i32>()
-    })
-    .unwrap_or(None);
+    // Looked up by OID in pg_catalog, not through SQL: a query's unqualified names would resolve
+    // through the caller's search_path, which may put someone else's functions first.
+    // SAFETY: a catalog look-up by name in a fixed namespace.
+    let citus = unsafe {
+        pg_sys::get_relname_relid(c"pg_dist_local_group".as_ptr(), pg_sys::PG_CATALOG_NAMESPACE.into())
+            != pg_sys::InvalidOid
+    };
+    let group = if citus {
+        Spi::get_one::<i32>("SELECT groupid FROM pg_catalog.pg_dist_local_group").unwrap_or(None)
+    } else {
+        None
+    };
     let derived = match group {
         None => 0,
         Some(group) if (0..=uid8::CLUSTER_MAX).contains(&group) => group,
@@ -289,11 +294,67 @@ fn uid8_cluster(id: i64) -> i32 {
 }
 
 #[pg_extern(immutable, strict, parallel_safe, name = "uid8_mode")]
-fn uid8_mode_of(id: i64) -> uid8_mode {
-    match Parts::decode(id).mode {
-        Mode::Spread => uid8_mode::spread,
-        Mode::TimeSequential => uid8_mode::time_sequential,
+fn uid8_mode_of(id: i64) -> ModeResult {
+    ModeResult(Parts::decode(id).mode)
+}
+
+/// A `uid8_mode` result, made from the enum type the function is declared to return. pgrx's own
+/// conversion finds the type by name through the search_path, which fails with an empty one
+/// (autovacuum's ANALYZE, REINDEX, a pg_dump restore of an expression index) and finds the wrong
+/// type when another `uid8_mode` comes first.
+pub struct ModeResult(Mode);
+
+thread_local! {
+    /// (function OID, its `uid8_mode` result type's label OIDs: spread, time_sequential).
+    static MODE_LABELS: std::cell::Cell<Option<(pg_sys::Oid, [pg_sys::Oid; 2])>> = const { std::cell::Cell::new(None) };
+}
+
+unsafe impl BoxRet for ModeResult {
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> pgrx::datum::Datum<'fcx> {
+        // SAFETY: pgrx passes the call's own FunctionCallInfo, whose flinfo describes this function.
+        let function = unsafe { (*(*fcinfo.as_mut_ptr()).flinfo).fn_oid };
+        let labels = match MODE_LABELS.get() {
+            Some((cached, labels)) if cached == function => labels,
+            _ => {
+                // SAFETY: syscache look-ups by OID and by (type OID, label).
+                let labels = unsafe {
+                    let result_type = pg_sys::get_func_rettype(function);
+                    [c"spread", c"time_sequential"].map(|label| {
+                        let tuple = pg_sys::SearchSysCache2(
+                            pg_sys::SysCacheIdentifier::ENUMTYPOIDNAME as i32,
+                            pg_sys::Datum::from(result_type),
+                            pg_sys::Datum::from(label.as_ptr()),
+                        );
+                        if tuple.is_null() {
+                            errors::raise(
+                                PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
+                                format!("uid8_mode: the result type (OID {result_type:?}) has no label {label:?}"),
+                                None,
+                            );
+                        }
+                        let oid = (*pg_sys::heap_tuple_get_struct::<pg_sys::FormData_pg_enum>(tuple)).oid;
+                        pg_sys::ReleaseSysCache(tuple);
+                        oid
+                    })
+                };
+                MODE_LABELS.set(Some((function, labels)));
+                labels
+            }
+        };
+        let label = labels[match self.0 {
+            Mode::Spread => 0,
+            Mode::TimeSequential => 1,
+        }];
+        // SAFETY: an enum value is its label's OID, passed by value.
+        unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(label)) }
     }
+}
+
+unsafe impl SqlTranslatable for ModeResult {
+    const TYPE_IDENT: &'static str = <uid8_mode as SqlTranslatable>::TYPE_IDENT;
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::ThisExtension;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("uid8_mode"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("uid8_mode")));
 }
 
 /// The library's `Blueprint` with every field given, for migrations and tests.

@@ -28,6 +28,8 @@ CREATE UNIQUE INDEX every_type_comb_ss ON every_type (comb_ss uuid_sqlserver_ops
 CREATE UNIQUE INDEX every_type_s ON every_type (s);
 CREATE INDEX every_type_s_hash ON every_type USING hash (s);
 CREATE UNIQUE INDEX every_type_u ON every_type (u);
+-- Built again by pg_restore with an empty search_path: uid8_mode must not find its type by name.
+CREATE INDEX every_type_u_mode ON every_type (uid8_mode(u));
 INSERT INTO every_type (n, format, mode)
 SELECT n, (enum_range(NULL::comb_format))[n % 7 + 1], (enum_range(NULL::uid8_mode))[n % 2 + 1]
 FROM generate_series(1, 20000) n;
