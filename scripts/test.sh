@@ -91,6 +91,9 @@ run_major() {
     say "[pg$major] the clock set back twice under a running server (faketime): the first step goes on, the second fails after comb_ext.max_clock_wait"
     bash "$REPO/tests/clock_step.sh" "$WORK/clock_step$major"
 
+    say "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"
+    bash "$REPO/tests/damaged_marks.sh" "$WORK/damaged_marks$major"
+
     say "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
     bash "$REPO/tests/restart.sh" "$WORK/restart$major"
 

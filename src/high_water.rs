@@ -35,14 +35,37 @@ fn path<P: Persisted>() -> PathBuf {
     Path::new(DIR).join(P::NAME)
 }
 
-fn read<P: Persisted>() -> Result<Option<P::Record>, String> {
+/// Why a mark cannot be used: the file could not be read (58030), or what it holds is not a mark
+/// this server may resume from (XX001).
+enum Unusable {
+    Io(String),
+    Damaged(String),
+}
+
+impl From<String> for Unusable {
+    fn from(io: String) -> Self {
+        Unusable::Io(io)
+    }
+}
+
+/// The record on disk, checked against the format and the clock; `None` only when there is no
+/// file at all (a first start, or an operator removed it). A symbolic link that leads nowhere is
+/// not "no file": the mark it stood for is gone, and starting afresh could repeat its values.
+fn read<P: Persisted>() -> Result<Option<P::Record>, Unusable> {
     let path = path::<P>();
+    let damaged = |what: String| Unusable::Damaged(format!("{} {what}", path.display()));
     match fs::read_to_string(&path) {
-        Ok(text) => rule::from_text::<P>(&text)
-            .map(Some)
-            .ok_or_else(|| format!("{} holds {text:?}, not a high-water mark", path.display())),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("could not read {}: {e}", path.display())),
+        Ok(text) => {
+            let record = rule::from_text::<P>(&text).ok_or_else(|| damaged(format!("holds {text:?}, not a mark")))?;
+            P::check(&record, crate::core::time::wall_clock_unix_us())
+                .map_err(|why| damaged(format!("holds {:?}: {why}", text.trim_end())))?;
+            Ok(Some(record))
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => match fs::symlink_metadata(&path) {
+            Ok(_) => Err(damaged("is a symbolic link to a file that does not exist".into())),
+            Err(_) => Ok(None),
+        },
+        Err(e) => Err(Unusable::Io(format!("could not read {}: {e}", path.display()))),
     }
 }
 
@@ -74,9 +97,10 @@ fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
 }
 
-/// Once per server start, outside the hot path.
+/// Once per server start, outside the hot path. A mark that cannot be used leaves the state
+/// unresumed, so every call fails the same way until an operator acts; nothing spins.
 #[cold]
-fn resume<P: Persisted>(durable: &mut Durable<P>) -> Result<(), String> {
+fn resume<P: Persisted>(durable: &mut Durable<P>) -> Result<(), Unusable> {
     if let Some(record) = read::<P>()? {
         durable.state.resume(record);
         durable.written = Some(record);
@@ -102,22 +126,29 @@ where
         }
         let result = f(&mut durable.state);
         let record = durable.state.record();
-        if durable.written != Some(record) {
+        if durable.written != Some(record) && rule::reserves_anything(record.as_ref()) {
             write::<P>(&record)?;
             durable.written = Some(record);
         }
         Ok(result)
     });
-    outcome.unwrap_or_else(|e: String| failed(function, e))
+    outcome.unwrap_or_else(|e: Unusable| failed(function, e))
 }
 
 #[cold]
-fn failed(function: &str, e: String) -> ! {
-    errors::raise(
+fn failed(function: &str, e: Unusable) -> ! {
+    match e {
+        Unusable::Io(e) => errors::raise(
             PgSqlErrorCode::ERRCODE_IO_ERROR,
             format!("{function}: {e}"),
             Some("The file keeps values from repeating after a restart; nothing is issued without it. It belongs to the data directory and is written about once a second while ids are generated."),
-        )
+        ),
+        Unusable::Damaged(e) => errors::raise(
+            PgSqlErrorCode::ERRCODE_DATA_CORRUPTED,
+            format!("{function}: the high-water mark {e}; nothing is issued from it"),
+            Some("The mark bounds every value issued before the server stopped. If the clock ran far ahead and has come back, or the file was damaged, stop the server and follow \"Marks on disk\" in the README: find the largest value already stored, then write a mark past it (or remove the file if no stored value can be repeated)."),
+        ),
+    }
 }
 
 #[cfg(test)]

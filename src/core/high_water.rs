@@ -9,14 +9,47 @@
 /// and at most a second by which a restart pushes a generator ahead of the clock.
 pub const WINDOW_US: i64 = 1_000_000;
 
+/// How far past the clock a mark read at a server start may lie. A mark is at most a window past
+/// the values issued before it was written, so one further ahead was written by a clock that ran
+/// far ahead (and has come back), or the file is damaged. Resuming from it would run muid and uid8
+/// far into the future and make sno wait on every call, so it is refused until an operator
+/// decides (README: "Marks on disk"). A day leaves room for any clock step back we test (an hour).
+pub const MAX_AHEAD_US: i64 = super::time::US_PER_DAY;
+
 /// A generator state whose `record` must be on disk before the values it issued are returned.
 pub trait Persisted {
     /// Its file's name, and the first word of the file's text.
     const NAME: &'static str;
+    /// The first value is the reservation: a record whose reservation is 0 reserved nothing, and
+    /// is not written.
     type Record: Copy + PartialEq + AsRef<[i64]> + for<'a> TryFrom<&'a [i64]>;
     fn record(&self) -> Self::Record;
     /// The state of a restarted server from the record last written before it stopped.
     fn resume(&mut self, record: Self::Record);
+    /// Why `record` cannot be this family's mark with the wall clock at `now_us` (unix µs): a
+    /// value outside what the format can hold, or more than [`MAX_AHEAD_US`] past the clock.
+    fn check(record: &Self::Record, now_us: i64) -> Result<(), String>;
+}
+
+/// Whether a record reserved anything (see [`Persisted::Record`]).
+pub fn reserves_anything(record: &[i64]) -> bool {
+    record.first().is_some_and(|&reservation| reservation > 0)
+}
+
+/// `Ok` if `value` (the record's field `what`) is within `min..=max`, else the message saying so;
+/// `unit` says what the numbers count.
+pub fn check_range(what: &str, value: i64, min: i64, max: i64, unit: &str) -> Result<(), String> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!("its {what} {value} is outside {min} to {max} ({unit}; at most a day past the clock)"))
+    }
+}
+
+/// The last `unit_us`-long unit since `epoch_us` (unix µs) that a mark may reach with the clock at
+/// `now_us`, at most `format_max`.
+pub fn ahead_limit(now_us: i64, epoch_us: i64, unit_us: i64, format_max: i64) -> i64 {
+    (now_us.saturating_add(MAX_AHEAD_US).saturating_sub(epoch_us).div_euclid(unit_us)).clamp(0, format_max)
 }
 
 /// The mark to reserve when a value at `time` is issued at or past `reserved`, else `reserved`.
@@ -62,6 +95,25 @@ mod tests {
         fn resume(&mut self, record: [i64; 2]) {
             self.0 = record;
         }
+        fn check(record: &[i64; 2], now_us: i64) -> Result<(), String> {
+            check_range("reservation", record[0], 1, ahead_limit(now_us, 0, 1, i64::MAX / 2), "µs")
+        }
+    }
+
+    #[test]
+    fn marks_past_the_format_or_a_day_past_the_clock_are_refused() {
+        let now = 10_000;
+        assert_eq!(Two::check(&[1, 0], now), Ok(()));
+        assert_eq!(Two::check(&[now + MAX_AHEAD_US, 0], now), Ok(()));
+        for bad in [0, -1, i64::MIN, now + MAX_AHEAD_US + 1, i64::MAX] {
+            let error = Two::check(&[bad, 0], now).unwrap_err();
+            assert!(error.contains(&bad.to_string()) && error.contains(&(now + MAX_AHEAD_US).to_string()), "{error}");
+        }
+        // The format's end bounds the limit, and a clock at its own extremes cannot overflow it.
+        assert_eq!(ahead_limit(i64::MAX, 0, 1, 500), 500);
+        assert_eq!(ahead_limit(i64::MIN, 0, 1, 500), 0);
+        assert_eq!(ahead_limit(7_000 + MAX_AHEAD_US, 1_000, 4_000, i64::MAX), (6_000 + 2 * MAX_AHEAD_US) / 4_000);
+        assert!(reserves_anything(&[1, -5]) && !reserves_anything(&[0, 9]) && !reserves_anything(&[]));
     }
 
     #[test]

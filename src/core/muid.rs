@@ -176,6 +176,11 @@ impl high_water::Persisted for Timeline {
         [self.reserved]
     }
 
+    fn check(&[reserved]: &[i64; 1], now_us: i64) -> Result<(), String> {
+        let limit = high_water::ahead_limit(now_us, 0, 1, TIMESTAMP_MAX + high_water::WINDOW_US);
+        high_water::check_range("reservation", reserved, 1, limit, "µs since 1970")
+    }
+
     fn resume(&mut self, [reserved]: [i64; 1]) {
         self.last = self.last.max(reserved - 1);
         self.reserved = self.reserved.max(reserved);
@@ -186,6 +191,18 @@ impl high_water::Persisted for Timeline {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn marks_outside_the_format_or_a_day_past_the_clock_are_refused() {
+        use high_water::Persisted;
+        let now = 1_764_000_000_000_000; // 2025-11-24
+        assert_eq!(Timeline::check(&[now + high_water::WINDOW_US], now), Ok(()));
+        assert_eq!(Timeline::check(&[now + high_water::MAX_AHEAD_US], now), Ok(()));
+        // 2100-01-01 00:00 UTC, i64::MAX, nothing and less than nothing.
+        for bad in [4_102_444_800_000_000, now + high_water::MAX_AHEAD_US + 1, i64::MAX, 0, -1, i64::MIN] {
+            assert!(Timeline::check(&[bad], now).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn a_restart_resumes_past_every_timestamp_issued_whatever_the_clock() {

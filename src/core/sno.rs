@@ -218,6 +218,16 @@ impl high_water::Persisted for Generator {
     /// The current tick holds values below `reserved` only, the other one up to `wall_safe`:
     /// resume as if the unit before `reserved` were full. A clock that reads behind it now is a
     /// regression like any other (toggle, or wait if it is not past `wall_safe`).
+    /// Every field as the generator can hold it: units of the format's range (the reservation up
+    /// to a window past its end) and at most a day past the clock, and a 32-bit regression count.
+    fn check(&[reserved, wall_safe, drifts]: &[i64; 3], now_us: i64) -> Result<(), String> {
+        let limit = |format_max: i64| high_water::ahead_limit(now_us, EPOCH_UNIX_US, UNIT_US, format_max);
+        let unit = "4 ms units since 2010-01-01";
+        high_water::check_range("reservation", reserved, 1, limit(MAX_UNITS as i64 + WINDOW_UNITS), unit)?;
+        high_water::check_range("highest unit before the last step back", wall_safe, 0, limit(MAX_UNITS as i64), unit)?;
+        high_water::check_range("count of steps back", drifts, 0, u32::MAX as i64, "steps")
+    }
+
     fn resume(&mut self, [reserved, wall_safe, drifts]: [i64; 3]) {
         if reserved <= 0 {
             return;
@@ -240,7 +250,7 @@ impl Generator {
     pub fn next(&mut self, now: u64, bounds: SequenceBounds) -> Next {
         if now < self.wall_hi {
             if now <= self.wall_safe {
-                return Next::WaitUntil { units: self.wall_safe + 1 };
+                return Next::WaitUntil { units: self.wall_safe.saturating_add(1) };
             }
             self.wall_safe = self.wall_hi;
             self.drifts = self.drifts.wrapping_add(1);
@@ -310,6 +320,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn marks_outside_the_format_or_a_day_past_the_clock_are_refused() {
+        use high_water::Persisted;
+        let now_units = 500_000_000i64;
+        let now = unix_us(now_units as u64);
+        let day = high_water::MAX_AHEAD_US / UNIT_US;
+        for good in [[now_units + WINDOW_UNITS, 0, 0], [1, now_units + day, u32::MAX as i64], [now_units + day, 7, 3]] {
+            assert_eq!(Generator::check(&good, now), Ok(()), "{good:?}");
+        }
+        for bad in [
+            [0, 0, 0],
+            [-1, 0, 0],
+            [i64::MIN, 0, 0],
+            [i64::MAX, 0, 0],
+            [now_units + day + 1, 0, 0],
+            // wall_safe = -1 once made every call wait for unit 0 (wall_safe + 1 wrapped): a spin.
+            [now_units, -1, 0],
+            [now_units, now_units + day + 1, 0],
+            [now_units, 0, -1],
+            [now_units, 0, u32::MAX as i64 + 1],
+        ] {
+            assert!(Generator::check(&bad, now).is_err(), "{bad:?}");
+        }
+        // Near the format's end the format bounds the mark, not the clock.
+        let late = unix_us(MAX_UNITS);
+        assert!(Generator::check(&[MAX_UNITS as i64 + WINDOW_UNITS, 0, 0], late).is_ok());
+        assert!(Generator::check(&[MAX_UNITS as i64 + WINDOW_UNITS + 1, 0, 0], late).is_err());
+        assert!(Generator::check(&[1, MAX_UNITS as i64 + 1, 0], late).is_err());
     }
 
     #[test]

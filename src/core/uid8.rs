@@ -267,6 +267,12 @@ impl high_water::Persisted for Reservation {
         [self.reserved_ms]
     }
 
+    /// 0 too: 0.4.0 wrote it when an id was claimed before any was issued (nothing reserved).
+    fn check(&[reserved_ms]: &[i64; 1], now_us: i64) -> Result<(), String> {
+        let limit = high_water::ahead_limit(now_us, 0, 1_000, TIMESTAMP_LIMIT + high_water::WINDOW_US / 1_000);
+        high_water::check_range("reservation", reserved_ms, 0, limit, "ms since 1970")
+    }
+
     fn resume(&mut self, [reserved_ms]: [i64; 1]) {
         self.reserved_ms = self.reserved_ms.max(reserved_ms);
         self.resumed_ms = self.reserved_ms;
@@ -275,6 +281,23 @@ impl high_water::Persisted for Reservation {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn marks_outside_the_format_or_a_day_past_the_clock_are_refused() {
+        use high_water::Persisted;
+        let now_ms = 1_764_000_000_000; // 2025-11-24
+        let day_ms = high_water::MAX_AHEAD_US / 1_000;
+        for good in [0, 1, now_ms + 1_000, now_ms + day_ms] {
+            assert_eq!(Reservation::check(&[good], now_ms * 1_000), Ok(()), "{good}");
+        }
+        // 2100-01-01 00:00 UTC (time_sequential ids would turn negative), i64::MAX, less than nothing.
+        for bad in [4_102_444_800_000, now_ms + day_ms + 1, i64::MAX, -1, i64::MIN] {
+            assert!(Reservation::check(&[bad], now_ms * 1_000).is_err(), "{bad}");
+        }
+        let late_us = (TIMESTAMP_LIMIT - 1) * 1_000;
+        assert!(Reservation::check(&[TIMESTAMP_LIMIT + 1_000], late_us).is_ok());
+        assert!(Reservation::check(&[TIMESTAMP_LIMIT + 1_001], late_us).is_err());
+    }
+
     #[test]
     fn the_reservation_bounds_every_millisecond_issued_and_moves_once_a_window() {
         use high_water::Persisted;
