@@ -28,7 +28,7 @@ OUT=${COMB_EXT_BENCH_OUT:-$REPO/benches/results}
 bash "$REPO/scripts/setup.sh"
 [ -n "${COMB_EXT_BENCH_PG_CONFIG:-}" ] || bash "$REPO/scripts/citus.sh" build "$MAJOR"
 say "installing comb_ext (release build)"
-(cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null)
+bash "$REPO/scripts/install.sh" --release --pg-config "$PG_CONFIG" >/dev/null
 nodes=(0 1 2)
 on() { local n=$1; shift; cluster_psql "$DIR/node$n" $((BASE_PORT + n)) -d postgres "$@"; }
 cleanup() { for n in "${nodes[@]}"; do cluster_stop "$DIR/node$n"; done; }

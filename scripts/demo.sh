@@ -11,7 +11,7 @@ DEMO_PORT=${COMB_EXT_DEMO_PORT:-54329}
 bash "$REPO/scripts/setup.sh"
 
 say "building and installing comb_ext (release) into $($PG_CONFIG --pkglibdir)"
-(cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG")
+bash "$REPO/scripts/install.sh" --release --pg-config "$PG_CONFIG"
 
 say "starting a throwaway cluster in $DEMO_DIR (Unix socket only, port $DEMO_PORT)"
 cluster_start "$DEMO_DIR" "$DEMO_PORT"

@@ -45,6 +45,8 @@ Description: time-ordered identifiers for PostgreSQL $MAJOR
  uuids compatible with RT.Comb and SQL Server, a btree operator class for
  SQL Server uuid order, Gink muids, sno ids and 8-byte unique ids.
 EOF
+# Nothing live is written here; dpkg unpacks each file as NAME.dpkg-new and renames it over NAME, so an
+# upgrade under a running server replaces files as scripts/install.sh does.
 deb="$OUT/${NAME}_${VERSION}_${ARCH}.deb"
 dpkg-deb --root-owner-group --build "$root" "$deb" >&2
 echo "$deb"

@@ -54,9 +54,12 @@ run_major() {
     cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
 
     say "[pg$major] installing the extension as users get it (no test schema)"
-    cargo pgrx install --pg-config "$PG_CONFIG" >/dev/null
+    bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
     # Earlier releases' install scripts, as a server that ran them has them: the upgrade test starts there.
     install -m 644 "$REPO"/tests/upgrade/comb_ext--*.sql "$("$PG_CONFIG" --sharedir)/extension/"
+
+    say "[pg$major] reinstalled under a session that has the library mapped: every file renamed over, the session goes on"
+    bash "$REPO/tests/atomic_install.sh" "$WORK/atomic_install$major"
 
     say "[pg$major] pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
     # Preloaded, so the suite also shows the library is safe to load before the postmaster forks.

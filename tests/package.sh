@@ -3,7 +3,7 @@
 #   bash tests/package.sh MAJOR WORK_DIR       (port COMB_EXT_TEST_PORT + 7, default 54337)
 # Every package: its files are exactly the library, the control file and the SQL scripts, at the
 # paths that major's pg_config names, and it depends on postgresql-MAJOR. For 15, the system server,
-# it is also installed with apt-get in place of the `cargo pgrx install` copy, and a fresh cluster
+# it is also installed with apt-get in place of the scripts/install.sh copy, and a fresh cluster
 # runs CREATE EXTENSION and every generator; then the package is removed again.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"

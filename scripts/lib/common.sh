@@ -83,7 +83,7 @@ bench_cluster() {
     shift 2
     bash "$REPO/scripts/setup.sh"
     say "installing comb_ext (release build)"
-    (cd "$REPO" && cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null)
+    bash "$REPO/scripts/install.sh" --release --pg-config "$PG_CONFIG" >/dev/null
     cluster_stop "$dir"
     rm -rf "$dir"
     cluster_start "$dir" "$port" "$@"
