@@ -28,8 +28,9 @@ struct Slot<T> {
 /// One named struct in shared memory. `T` must be plain data (no pointers): every backend maps
 /// the segment at the same address, but nothing else of one process is valid in another.
 pub struct Shared<T: Copy + RefUnwindSafe + 'static> {
-    /// The ShmemIndex key; carries a layout version so a newer library never reads an older
-    /// layout left by backends still running the old one.
+    /// The ShmemIndex key. Two versions of the library run side by side after a package upgrade
+    /// without a restart, and must share one generator: a name and its layout never change (the
+    /// rule is in the README, "Upgrading the package under a running server").
     name: &'static CStr,
     /// Wait-event name shown in pg_stat_activity while a backend waits for the lock.
     tranche_name: &'static CStr,
