@@ -4,26 +4,55 @@
 #   bash scripts/pg.sh pg_config NN   print NN's pg_config if it is there (15: the system server), else fail
 #   bash scripts/pg.sh available      the majors whose pg_config is there now, one a line
 #   bash scripts/pg.sh pgrx-init      point cargo pgrx at every available major (downloads nothing)
-# Sources are Debian's own source packages (13 from bullseye, 17 from trixie, 18 from sid), fetched with
-# apt-get source from the mirror this machine's apt already uses, through a private apt state in the cache:
-# the machine's own apt configuration is not touched. Cache: $COMB_EXT_CACHE (default /var/cache/comb_ext).
+#   bash scripts/pg.sh fetch NN       (internal) only download, verify and unpack NN's source; print its directory
+# Sources are the upstream tarballs inside Debian's own source packages (13 from bullseye, 17 from trixie, 18 from
+# sid): postgresql-NN_VERSION.orig.tar.bz2, fetched by URL from the pool of the mirror this machine's apt already
+# uses, for a pinned point release checked against its SHA-256 (RELEASES below). Not through the suite index:
+# it can name a release whose files the mirror lacks yet. The machine's own apt configuration is not touched.
+# Cache: $COMB_EXT_CACHE (default /var/cache/comb_ext); $CACHE/pgNN/.complete holds the version built.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
 CACHE=${COMB_EXT_CACHE:-/var/cache/comb_ext}
 BUILT_MAJORS=(13 17 18)
 
-suite_of() {
-    case $1 in
-        13) echo bullseye ;;
-        17) echo trixie ;;
-        18) echo sid ;;
-        *) echo "major $1 is not built here (built: ${BUILT_MAJORS[*]}; 15 is the system server)" >&2; return 1 ;;
-    esac
+# The point releases each major may be built from, first choice first: major, version, SHA-256 of
+# postgresql-MAJOR_VERSION.orig.tar.bz2 (upstream's postgresql-VERSION.tar.bz2 byte for byte). The first is what
+# the suite's index listed when pinned (for 17 the newest the pool had: trixie listed 17.12, which it lacked);
+# the others are earlier releases still in the pool. Checksums are from the signed Sources indexes where those
+# list the release, else the pool file's, which equals upstream's published one. A cached build of any is kept.
+RELEASES="
+13 13.16 c9cbbb6129f02328204828066bb3785c00a85c8ca8fd329c2a8a53c1f5cd8865
+17 17.11 dd27f2b3c59e73ed14aa3324901242bf69a032a6347805f274e6260322d42979
+17 17.10 078a03516dcdbdb705fecaf415ea3d13a956c589e46f09fed68a06fb00598c90
+17 17.9  3b9a62538a8da151e807a3ddb1198e8605f2032544d78f403ae883d27ecf1ee4
+18 18.6  555610c24d53e4316da5b7d3fc25c279d96856d5e0e23ee308c328c5fa881d9f
+18 18.4  81a81ec695fb0c7901407defaa1d2f7973617154cf27ba74e3a7ab8e64436094
+18 18.3  d95663fbbf3a80f81a9d98d895266bdcb74ba274bcc04ef6d76630a72dee016f
+"
+
+# "VERSION SHA256" lines of major $1, first choice first.
+releases_of() { awk -v m="$1" '$1 == m { print $2, $3 }' <<<"$RELEASES"; }
+
+check_major() {
+    [ -n "$(releases_of "$1")" ] ||
+        { echo "major $1 is not built here (built: ${BUILT_MAJORS[*]}; 15 is the system server)" >&2; return 1; }
 }
 
 pg_config_of() {
     if [ "$1" = 15 ]; then echo /usr/lib/postgresql/15/bin/pg_config; else echo "$CACHE/pg$1/bin/pg_config"; fi
+}
+
+# The version of major $1's cached build if it is complete and a pinned release. Builds by the earlier
+# script (from the suite's source package, whatever release it listed) left .complete empty: their
+# pg_config says which release they are.
+cached_version() {
+    local prefix="$CACHE/pg$1" version
+    [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.complete" ] || return 1
+    version=$(head -n1 "$prefix/.complete")
+    [ -n "$version" ] || version=$("$prefix/bin/pg_config" --version | awk '{ print $2 }')
+    releases_of "$1" | awk -v v="$version" '$1 == v { found = 1 } END { exit !found }' || return 1
+    echo "$version"
 }
 
 # The Debian mirror this machine's apt uses for its main archive (not the security one).
@@ -37,37 +66,40 @@ debian_mirror() {
     echo "${uri%/}"
 }
 
-# apt-get with a sources list and state of our own: deb-src lines only, nothing the machine installs changes.
-private_apt() {
-    local dir="$CACHE/apt"
-    apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent \
-        -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root "$@"
-}
-
+# Download the first of major $1's pinned releases that the pool has with the pinned checksum, unpack it into
+# $CACHE/src/pgNN and print "VERSION SOURCE_DIR". Upstream's tarball, without Debian's patches: those move the
+# install into /usr/lib/postgresql/NN, outside the cache.
 fetch_source() {
-    local major=$1 suite dir="$CACHE/apt" mirror
-    suite=$(suite_of "$major")
+    local major=$1 dir="$CACHE/src/pg$1" mirror pool version sha file log reason tried=""
     mirror=$(debian_mirror)
-    mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-    local line="deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
-    if ! grep -qxF "$line" "$dir/sources.list" 2>/dev/null; then
-        echo "$line" >>"$dir/sources.list"
-        rm -f "$dir/updated"
-    fi
-    if [ ! -f "$dir/updated" ]; then
-        private_apt update >&2
-        touch "$dir/updated"
-    fi
-    rm -rf "$CACHE/src/pg$major"
-    mkdir -p "$CACHE/src/pg$major"
-    # Upstream's source as Debian ships it, without Debian's patches: those move the install into
-    # /usr/lib/postgresql/NN, outside the cache.
-    (cd "$CACHE/src/pg$major" && private_apt source --download-only --only-source "postgresql-$major" >&2 &&
-        dpkg-source --skip-patches -x ./*.dsc >&2)
+    pool="$mirror/pool/main/p/postgresql-$major"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    while read -r version sha <&3; do
+        file="$dir/postgresql-${major}_$version.orig.tar.bz2"
+        log="$dir/download-$version.log"
+        # apt's own downloader (the machine's apt proxy settings apply) refuses a file whose SHA-256 differs;
+        # sha256sum checks again in case an old apt-helper ignored the hash.
+        if /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$pool/${file##*/}" "$file" "SHA256:$sha" \
+            >"$log" 2>&1 && echo "$sha  $file" | sha256sum -c --status; then
+            tar -xjf "$file" -C "$dir"
+            [ -f "$dir/postgresql-$version/configure" ] ||
+                { echo "${file##*/} unpacked no postgresql-$version/configure" >&2; return 1; }
+            [ -z "$tried" ] || echo "PostgreSQL $major: using $version; could not fetch $tried" >&2
+            echo "$version $dir/postgresql-$version"
+            return
+        fi
+        reason=$(sed -n 's/^E: Failed to fetch [^ ]* *//p' "$log" | sed 's/ *\[IP:.*//' | tr -s ' ' | head -n1)
+        tried+="${tried:+, }$version (${reason:-SHA-256 differs from the pinned one})"
+        rm -f "$file" "$file.FAILED"
+    done 3< <(releases_of "$major")
+    echo "no pinned PostgreSQL $major release could be fetched from $pool/: $tried. Logs in $dir." >&2
+    echo "Pin a release the pool has, with the SHA-256 of its orig.tar.bz2, in RELEASES in $0." >&2
+    return 1
 }
 
 install_build_deps() {
-    local packages=(bison flex uuid-dev libssl-dev zlib1g-dev dpkg-dev make gcc "$@") missing=() p
+    local packages=(bison flex uuid-dev libssl-dev zlib1g-dev bzip2 make gcc "$@") missing=() p
     for p in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
@@ -80,19 +112,18 @@ install_build_deps() {
 }
 
 build() {
-    local major=$1 prefix="$CACHE/pg$1" src
+    local major=$1 prefix="$CACHE/pg$1" fetched version src
     [ "$major" = 15 ] && { pg_config_of 15; return; }
-    suite_of "$major" >/dev/null
-    if [ -x "$prefix/bin/pg_config" ] && [ -f "$prefix/.complete" ]; then
+    check_major "$major"
+    if cached_version "$major" >/dev/null; then
         pg_config_of "$major"
         return
     fi
+    [ -f "$prefix/.complete" ] && say "$prefix holds no pinned release of PostgreSQL $major; rebuilding" >&2
     install_build_deps
-    say "building PostgreSQL $major from Debian's source package into $prefix (several minutes, once)" >&2
-    fetch_source "$major"
-    src=$(find "$CACHE/src/pg$major" -maxdepth 1 -mindepth 1 -type d -name "postgresql-$major-*" | head -n1)
-    [ -n "$src" ] || { echo "apt-get source postgresql-$major unpacked nothing" >&2; return 1; }
-    [ -f "$src/configure" ] || { echo "no configure in $src" >&2; return 1; }
+    fetched=$(fetch_source "$major") || return 1
+    read -r version src <<<"$fetched"
+    say "building PostgreSQL $version from Debian's orig tarball into $prefix (several minutes, once)" >&2
     rm -rf "$prefix"
     (
         cd "$src"
@@ -100,19 +131,23 @@ build() {
             CFLAGS="-O2" >"$CACHE/src/pg$major/configure.log" 2>&1
         make -j"$(nproc)" world-bin >"$CACHE/src/pg$major/make.log" 2>&1
         make install-world-bin >"$CACHE/src/pg$major/install.log" 2>&1
-    ) || { echo "PostgreSQL $major build failed; logs in $CACHE/src/pg$major" >&2; return 1; }
+    ) || { echo "PostgreSQL $version build failed; logs in $CACHE/src/pg$major" >&2; return 1; }
     # pg_regress, which the tests run, comes with install-world-bin; check it is where PGXS says.
     [ -x "$(dirname "$("$prefix/bin/pg_config" --pgxs)")/../test/regress/pg_regress" ] ||
         { echo "PostgreSQL $major installed no pg_regress" >&2; return 1; }
-    touch "$prefix/.complete"
+    [ "$("$prefix/bin/pg_config" --version)" = "PostgreSQL $version" ] ||
+        { echo "$prefix/bin/pg_config says $("$prefix/bin/pg_config" --version), not $version" >&2; return 1; }
+    echo "$version" >"$prefix/.complete"
+    say "PostgreSQL $version is in $prefix" >&2
     pg_config_of "$major"
 }
 
 case ${1:-} in
     build) build "${2:?major}" ;;
+    fetch) check_major "${2:?major}" && fetch_source "$2" ;;
     pg_config)
         p=$(pg_config_of "${2:?major}")
-        if [ "$2" = 15 ]; then [ -x "$p" ]; else [ -x "$p" ] && [ -f "$CACHE/pg$2/.complete" ]; fi || exit 1
+        if [ "$2" = 15 ]; then [ -x "$p" ]; else cached_version "$2" >/dev/null; fi || exit 1
         echo "$p" ;;
     available)
         for m in 13 15 17 18; do "$0" pg_config "$m" >/dev/null 2>&1 && echo "$m"; done ;;
@@ -126,5 +161,5 @@ case ${1:-} in
             say "cargo pgrx init ${args[*]}"
             cargo pgrx init "${args[@]}"
         fi ;;
-    *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac
