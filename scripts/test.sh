@@ -88,6 +88,9 @@ run_major() {
     say "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"
     bash "$REPO/tests/uid8_bulk.sh" "$WORK/uid8_bulk$major"
 
+    say "[pg$major] uid8 generator ids are not hoarded: 200 idle sessions after bulk inserts hold one id each, a new session in another database gets one"
+    bash "$REPO/tests/uid8_hoarding.sh" "$WORK/uid8_hoarding$major"
+
     say "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"
 

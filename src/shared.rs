@@ -186,19 +186,16 @@ pub fn server_identity() -> u64 {
 thread_local! {
     /// The functions this session has checked `warn_if_settings_predate_promotion` for.
     static PROMOTION_CHECKED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Whether `refuse_if_settings_predate_promotion` has found the settings changed since.
+    static PROMOTION_SETTINGS_CHANGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Once per session and function: a WARNING when this server was promoted (it is on a timeline
-/// past 1) and neither configuration file has changed since (the timeline's history file is
-/// older than both). A clone keeps its source's files, and a copied setting cannot be told from a
-/// deliberate one, so `settings` (the identity `function` uses, as the user would write it) may be
-/// the source's. Heuristic by nature: `ALTER SYSTEM` of any setting after the promotion silences
-/// it. Call after `refuse_in_recovery`.
-pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str) {
-    if PROMOTION_CHECKED.with_borrow(|checked| checked.contains(&function)) {
-        return;
-    }
-    PROMOTION_CHECKED.with_borrow_mut(|checked| checked.push(function));
+/// The timeline, when this server was promoted (it is on a timeline past 1) and neither
+/// configuration file has changed since (the timeline's history file is older than both). A clone
+/// keeps its source's files, and a copied setting cannot be told from a deliberate one. Heuristic
+/// by nature: `ALTER SYSTEM` of any setting after the promotion counts as a change. Call after
+/// `refuse_in_recovery`.
+fn promoted_with_settings_unchanged() -> Option<u32> {
     // SAFETY: the caller has checked that recovery has ended; ConfigFileName is the postmaster's
     // setting, a C string (or NULL) for the backend's life.
     let (timeline, config_file) = unsafe {
@@ -206,18 +203,46 @@ pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str
         (crate::compat::wal_timeline(), (!name.is_null()).then(|| CStr::from_ptr(name).to_string_lossy().into_owned()))
     };
     if timeline <= 1 {
-        return;
+        return None;
     }
     let modified = |path: &str| std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    let Some(promoted) = modified(&format!("pg_wal/{timeline:08X}.history")) else { return };
+    let promoted = modified(&format!("pg_wal/{timeline:08X}.history"))?;
     let newest_config =
         [config_file.as_deref(), Some("postgresql.auto.conf")].into_iter().flatten().filter_map(modified).max();
-    if newest_config.is_some_and(|changed| changed > promoted) {
+    newest_config.is_none_or(|changed| changed <= promoted).then_some(timeline)
+}
+
+/// Once per session and function: a WARNING when this server was promoted and its configuration
+/// has not changed since (`promoted_with_settings_unchanged`): `settings` (the identity `function`
+/// uses, as the user would write it) may be the source's. For identities with many values to draw
+/// from (the sno partition, the medallion), whose derived defaults fold the timeline in.
+pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str) {
+    if PROMOTION_CHECKED.with_borrow(|checked| checked.contains(&function)) {
         return;
     }
+    PROMOTION_CHECKED.with_borrow_mut(|checked| checked.push(function));
+    let Some(timeline) = promoted_with_settings_unchanged() else { return };
     errors::warn(
         format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since: {settings} may be copied from the server it was cloned from, and then its values can repeat that server's"),
         "A clone keeps its source's configuration files and catalog settings, and a copy cannot be told from a deliberate choice.",
         &format!("Set {settings} apart from the source's with ALTER SYSTEM and reload (README: \"Guarantees, situation by situation\")."),
     );
+}
+
+/// Refuses (55000) while this server was promoted and its configuration has not changed since
+/// (`promoted_with_settings_unchanged`). For uid8's cluster id: 16 values, nothing derived from the
+/// server, so a promoted clone beside its source repeats its values (a WARNING reaches no
+/// application). Checked on every call until the settings have changed, then never again.
+pub fn refuse_if_settings_predate_promotion(function: &str, settings: &str) {
+    if PROMOTION_SETTINGS_CHANGED.get() {
+        return;
+    }
+    match promoted_with_settings_unchanged() {
+        None => PROMOTION_SETTINGS_CHANGED.set(true),
+        Some(timeline) => errors::raise(
+            pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since, so {settings} is the server's it was cloned from, whose values it would repeat"),
+            Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (README: \"Guarantees, situation by situation\"). After a failover whose old primary is gone for good, setting the same value again is enough.")),
+        ),
+    }
 }

@@ -191,9 +191,59 @@ thread_local! {
 }
 
 fn try_claim(cluster: i32, generator: i32) -> bool {
+    let tag = lock_tag(cluster, generator);
     // SAFETY: a session-level, non-waiting acquisition of a lock tag of our own.
-    let result = unsafe { pg_sys::LockAcquire(&lock_tag(cluster, generator), LOCK_MODE, true, true) };
-    result != pg_sys::LockAcquireResult::LOCKACQUIRE_NOT_AVAIL
+    match unsafe { pg_sys::LockAcquire(&tag, LOCK_MODE, true, true) } {
+        pg_sys::LockAcquireResult::LOCKACQUIRE_NOT_AVAIL => false,
+        // Held already, though the session did not know it (a claim whose next step failed with
+        // an error): the lock manager now counts it twice, and one release would keep it held
+        // for good. Back to one.
+        // SAFETY: releases the second count of a session lock this backend holds.
+        pg_sys::LockAcquireResult::LOCKACQUIRE_ALREADY_HELD => unsafe {
+            pg_sys::LockRelease(&tag, LOCK_MODE, true);
+            true
+        },
+        _ => true,
+    }
+}
+
+/// At the end of every transaction (commit, abort, prepare) a session lets go of every generator
+/// id but its lowest: extra ids serve a bulk insert while it runs, and an idle session, which a
+/// connection pool may keep for hours, holds one. So sessions cannot hoard the 2,048 ids of a
+/// cluster id (they are server-wide, shared by every database and role), and a new session's
+/// first claim stays possible while fewer sessions than that are connected. Their last
+/// milliseconds are in HIGH_WATER already (published before each value is returned), so whoever
+/// claims them next starts after them.
+#[pg_guard]
+unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
+    if matches!(
+        event,
+        pg_sys::XactEvent::XACT_EVENT_COMMIT
+            | pg_sys::XactEvent::XACT_EVENT_ABORT
+            | pg_sys::XactEvent::XACT_EVENT_PREPARE
+    ) {
+        // Not borrowed unless the transaction ends inside uid8_new itself: then it is left as is.
+        SESSION.with(|session| {
+            if let Ok(mut session) = session.try_borrow_mut() {
+                if session.generators.len() > 1 {
+                    let lowest = session.generators.generators().next();
+                    session.release_unless(|g| Some(g) == lowest);
+                }
+            }
+        });
+    }
+}
+
+/// Registers `at_transaction_end` once per backend, at its first `uid8_new`.
+fn release_extra_ids_at_transaction_end() {
+    thread_local! {
+        static REGISTERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if !REGISTERED.get() {
+        // SAFETY: a callback for the life of the backend; it reads only this backend's state.
+        unsafe { pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut()) };
+        REGISTERED.set(true);
+    }
 }
 
 /// Claims a generator id for `cluster`: the pinned one, or the first free one the session does
@@ -234,8 +284,9 @@ fn now_ms() -> i64 {
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     shared::refuse_in_recovery("uid8_new", "cluster id");
-    shared::warn_if_settings_predate_promotion("uid8_new", "comb_ext.uid8_cluster_id");
+    shared::refuse_if_settings_predate_promotion("uid8_new", "comb_ext.uid8_cluster_id");
     let cluster = cluster_id();
+    release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
     SESSION.with_borrow_mut(|session| {

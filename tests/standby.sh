@@ -6,9 +6,9 @@
 # across the two servers, and the standby must make no value of a refused generator.
 # Then the standby is promoted (pg_promote()) while its source still runs: a clone turned primary on
 # a new timeline. Its derived sno partition and muid medallion fold the timeline in, so they differ
-# from the source's; with the uid8 cluster id set apart on the clone (settings it copied cannot be
-# told from deliberate ones: the first calls warn until they are set apart), 8 sessions on each
-# server make no value twice.
+# from the source's. Settings it copied cannot be told from deliberate ones: muid_new with an
+# explicit medallion warns, and uid8_new refuses (55000), until they are set apart; then 8 sessions
+# on each server make no value twice.
 #   bash tests/standby.sh [work dir]     (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 8, + 9)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -96,24 +96,34 @@ cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -c "
 
 # The clone promoted while its source runs.
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT pg_promote()" >/dev/null
-# Its copied medallion and its uid8 cluster id may be the source's: the first calls warn (the
-# derived sno partition does not), and once the settings are set apart nothing warns.
+# Its copied medallion may be the source's: the first muid_new of a session warns (the derived sno
+# partition folds the timeline in and does not). Its uid8 cluster id, 16 values with nothing
+# derived from the server, is the source's: uid8_new refuses (55000) until it is set. Once the
+# settings are set apart, nothing warns and uid8_new works.
 warnings() {
-    cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT sno_new(), muid_new(), uid8_new()" \
-        -c "SELECT sno_new(), muid_new(), uid8_new()" 2>&1 >/dev/null | grep '^WARNING' || true
+    cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT sno_new(), muid_new()" \
+        -c "SELECT sno_new(), muid_new()" 2>&1 >/dev/null | grep '^WARNING' || true
+}
+uid8_refusals() {
+    cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -v VERBOSITY=verbose \
+        -c "SELECT uid8_new()" -c "SELECT uid8_new('time_sequential')" 2>&1 >/dev/null | grep '^ERROR' || true
 }
 before=$(warnings)
+refused=$(uid8_refusals)
 echo "promoted clone, first calls:"
 echo "$before" | cut -c1-160
+echo "$refused" | cut -c1-160
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "LOAD 'comb_ext'" \
     -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = 1" -c "ALTER SYSTEM SET comb_ext.medallion = '0x10000000002'" \
     -c "SELECT pg_reload_conf()" >/dev/null
 after=$(warnings)
-echo "after ALTER SYSTEM of both: $(echo "$after" | grep -c WARNING || true) warnings"
+refused_after=$(uid8_refusals)
+echo "after ALTER SYSTEM of both: $(echo "$after" | grep -c WARNING || true) warnings, $(echo "$refused_after" | grep -c ERROR || true) uid8 refusals"
 if [ "$(echo "$before" | grep -c 'WARNING:  muid_new: this server was promoted (timeline 2).*comb_ext.medallion')" -ne 1 ] ||
-   [ "$(echo "$before" | grep -c 'WARNING:  uid8_new: this server was promoted (timeline 2).*comb_ext.uid8_cluster_id')" -ne 1 ] ||
-   [ "$(echo "$before" | grep -c WARNING)" -ne 2 ] || [ -n "$after" ]; then
-    echo "FAILED: the promotion warnings"
+   [ "$(echo "$before" | grep -c WARNING)" -ne 1 ] ||
+   [ "$(echo "$refused" | grep -c 'ERROR:  55000: uid8_new: this server was promoted (timeline 2).*comb_ext.uid8_cluster_id')" -ne 2 ] ||
+   [ -n "$after" ] || [ -n "$refused_after" ]; then
+    echo "FAILED: the promotion warnings and uid8's refusal"
     status=1
 fi
 identity="SELECT pg_is_in_recovery(), (SELECT timeline_id FROM pg_control_checkpoint()), sno_partition(sno_new()), muid_unpack(muid_new())"

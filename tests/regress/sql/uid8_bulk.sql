@@ -33,13 +33,26 @@ $$;
 
 -- 100,000 in one statement: more than one id (a row takes far less than the 1/64 ms one id
 -- allows), at most 16. Only the first id is used in the first millisecond: every other one
--- joins in a later millisecond than its claim.
+-- joins in a later millisecond than its claim. The extra ids are held until the transaction
+-- ends, then the session keeps only its lowest (an idle session holds one id).
+BEGIN;
 INSERT INTO uid8_bulk (id) SELECT uid8_new('time_sequential') FROM generate_series(1, 100000);
 SELECT made, distinct_ids, generator_ids > 1 AS more_than_one_id, generator_ids <= 16 AS at_most_16,
        out_of_order, cluster_5, ids_first_used_after_the_first_ms = generator_ids - 1 AS later_ids_join_later,
        locks_match
 FROM pg_temp.bulk_report();
+COMMIT;
 SELECT min(uid8_generator(id)) AS lowest_id FROM uid8_bulk \gset
+SELECT array_agg(objid::text::int - 5 * 2048) = ARRAY[:lowest_id] AS only_the_lowest_held_after_commit
+FROM pg_locks WHERE locktype = 'advisory' AND database = 0 AND objsubid = 8 AND pid = pg_backend_pid();
+-- The same after a rollback, and the next transaction claims extra ids again.
+BEGIN;
+SELECT count(uid8_new('time_sequential')) FROM generate_series(1, 100000);
+SELECT count(*) > 1 AS extra_ids_held FROM pg_locks
+WHERE locktype = 'advisory' AND database = 0 AND objsubid = 8 AND pid = pg_backend_pid();
+ROLLBACK;
+SELECT array_agg(objid::text::int - 5 * 2048) = ARRAY[:lowest_id] AS only_the_lowest_held_after_rollback
+FROM pg_locks WHERE locktype = 'advisory' AND database = 0 AND objsubid = 8 AND pid = pg_backend_pid();
 
 -- Lowered to 1, the session lets go of all but its lowest id and makes 64 IDs a millisecond on
 -- it, waiting past them.
@@ -64,10 +77,12 @@ RESET comb_ext.uid8_generator_id;
 -- pg_advisory_unlock_all() (as DISCARD ALL) lets go of every id; the next calls claim again.
 SELECT pg_advisory_unlock_all();
 TRUNCATE uid8_bulk;
+BEGIN;
 INSERT INTO uid8_bulk (id) SELECT uid8_new('time_sequential') FROM generate_series(1, 100000);
 SELECT made, distinct_ids, generator_ids > 1 AS more_than_one_id, generator_ids <= 2048 AS at_most_the_setting,
        out_of_order, locks_match
 FROM pg_temp.bulk_report();
+COMMIT;
 
 -- A new cluster id lets go of every id of the old one.
 SET comb_ext.uid8_cluster_id = 6;
