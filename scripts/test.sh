@@ -100,6 +100,9 @@ run_major() {
     say "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"
     bash "$REPO/tests/damaged_marks.sh" "$WORK/damaged_marks$major"
 
+    say "[pg$major] the clock two days ahead and back under a running server (faketime): no value twice; after a restart every generator refuses (XX001) until the marks are recovered"
+    bash "$REPO/tests/forward_jump.sh" "$WORK/forward_jump$major"
+
     say "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
     bash "$REPO/tests/restart.sh" "$WORK/restart$major"
 
