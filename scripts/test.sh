@@ -106,6 +106,13 @@ run_major() {
     say "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
     bash "$REPO/tests/restart.sh" "$WORK/restart$major"
 
+    if [ "$major" = 15 ]; then
+        say "[pg$major] 0.4.0 and this build under one running server (upgrade without a restart): 8 + 8 sessions, one generator per family, no value twice"
+        bash "$REPO/tests/upgrade_in_place.sh" "$WORK/upgrade_in_place$major"
+    else
+        say "[pg$major] 0.4.0 and this build under one running server: run on 15 only"
+    fi
+
     if bash "$REPO/scripts/citus.sh" available "$major"; then
         say "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards"
         bash "$REPO/scripts/citus.sh" build "$major"
