@@ -14,6 +14,14 @@ const SQL_EPOCH_UNIX_US: i64 = -2_208_988_800_000_000;
 const T300_PER_DAY: u64 = 25_920_000;
 /// The sqldatetime field keeps two bytes of days.
 const SQL_DAYS: u64 = 65_536;
+/// The sqldatetime clock's last unit: 2079-06-07 00:00:00 UTC, the midnight that ends day 65535.
+/// Day 65536 does not fit in two bytes, so its only encoding is day 65535 with time of day
+/// 25,920,000: the encoding every midnight also has as the end of the day before it (SQL Server and
+/// RT.Comb's decoder read a time of day of 25,920,000 as the next midnight; `floor` returns it).
+/// The clock's range therefore ends with this one microsecond, and decode, encode, `floor` and the
+/// range bounds share it: every value that decodes has a time that encodes, and `floor` has a value
+/// for every time a value can decode to (ids holding it once sorted past every bound).
+const SQL_LAST_UNITS: u64 = SQL_DAYS * T300_PER_DAY;
 /// 0001-01-01 and 10000-01-01 00:00:00 UTC: .NET `DateTime`'s range.
 const DOTNET_MIN_UNIX_US: i64 = -62_135_596_800_000_000;
 const DOTNET_END_UNIX_US: i64 = 253_402_300_800_000_000;
@@ -52,7 +60,8 @@ pub enum CombError {
     /// The time cannot be written in the clock's field.
     TimeOutOfRange { clock: Clock, unix_us: i64 },
     /// No value of the clock has a time at or after `unix_us` (it is inside the range, but after the
-    /// start of the clock's last unit).
+    /// start of the clock's last unit). The sqldatetime clock's last unit is one microsecond long, so
+    /// it never gives this.
     AfterLastUnit { clock: Clock, unix_us: i64 },
     /// The field read from a GUID is not a time the clock defines.
     InvalidField { clock: Clock, field: u64 },
@@ -81,7 +90,8 @@ impl Clock {
     pub const fn range(self) -> (i64, i64) {
         match self {
             Clock::Unix => (0, DOTNET_END_UNIX_US),
-            Clock::SqlDateTime => (SQL_EPOCH_UNIX_US, SQL_EPOCH_UNIX_US + SQL_DAYS as i64 * US_PER_DAY),
+            // Through 2079-06-07 00:00:00 inclusive (SQL_LAST_UNITS).
+            Clock::SqlDateTime => (SQL_EPOCH_UNIX_US, SQL_EPOCH_UNIX_US + SQL_DAYS as i64 * US_PER_DAY + 1),
             Clock::Ticks => (DOTNET_MIN_UNIX_US, DOTNET_END_UNIX_US),
         }
     }
@@ -89,7 +99,7 @@ impl Clock {
     pub const fn range_text(self) -> &'static str {
         match self {
             Clock::Unix => "1970-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC",
-            Clock::SqlDateTime => "1900-01-01 00:00:00 UTC to 2079-06-06 23:59:59.999999 UTC",
+            Clock::SqlDateTime => "1900-01-01 00:00:00 UTC to 2079-06-07 00:00:00 UTC",
             Clock::Ticks => "0001-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC",
         }
     }
@@ -151,27 +161,33 @@ impl Clock {
         start + offset as i64
     }
 
-    /// The last unit that starts inside the clock's range.
+    /// The last unit that starts inside the clock's range (for sqldatetime, 2079-06-07 00:00:00, a
+    /// unit of which only its first microsecond is in the range: `SQL_LAST_UNITS`).
     pub fn max_units(self) -> u64 {
         let (start, end) = self.range();
         let span_us = (end - start) as u64;
         match self {
             Clock::Unix => span_us / US_PER_MS as u64 - 1,
-            Clock::SqlDateTime => SQL_DAYS * T300_PER_DAY - 1,
+            Clock::SqlDateTime => SQL_LAST_UNITS,
             Clock::Ticks => span_us * TICKS_PER_US - 1,
         }
     }
 
-    /// The unit as the clock writes it in a GUID (right-aligned in a u64).
+    /// The unit as the clock writes it in a GUID (right-aligned in a u64). Every sqldatetime unit
+    /// is written as its day and time of day below 25,920,000, as SQL Server writes a `datetime`
+    /// (and RT.Comb its COMBs), except the last: 2079-06-07 00:00:00 has no day of its own in two
+    /// bytes and is day 65535's 25,920,000.
     fn field(self, units: u64) -> u64 {
         match self {
+            Clock::SqlDateTime if units == SQL_LAST_UNITS => ((SQL_DAYS - 1) << 32) | T300_PER_DAY,
             Clock::SqlDateTime => ((units / T300_PER_DAY) << 32) | (units % T300_PER_DAY),
             Clock::Unix | Clock::Ticks => units,
         }
     }
 
     /// Inverse of `field`. A sqldatetime time of day of exactly one day is accepted as the next
-    /// midnight (SQL Server does the same); anything the clock does not define is an error.
+    /// midnight (SQL Server does the same; on day 65535 it is `SQL_LAST_UNITS`, still in the
+    /// range); anything the clock does not define is an error.
     fn units_from_field(self, field: u64) -> Result<u64, CombError> {
         let units = match self {
             Clock::SqlDateTime => {
@@ -183,7 +199,7 @@ impl Clock {
             }
             Clock::Unix | Clock::Ticks => field,
         };
-        if self != Clock::SqlDateTime && units > self.max_units() {
+        if units > self.max_units() {
             return Err(CombError::InvalidField { clock: self, field });
         }
         Ok(units)
@@ -378,7 +394,8 @@ pub fn floor(unix_us: i64, format: Format) -> Result<[u8; 16], CombError> {
     let mut id = [0u8; 16];
     if clock == Clock::SqlDateTime && units > 0 && units % T300_PER_DAY == 0 {
         // A midnight has two encodings: the previous day's time of day 25,920,000 (valid, as in
-        // SQL Server) sorts before the day's 0, so it is the smallest value of that time.
+        // SQL Server) sorts before the day's 0, so it is the smallest value of that time. The last
+        // one, 2079-06-07 00:00:00, has only that encoding (`SQL_LAST_UNITS`).
         format.write_field(&mut id, (units / T300_PER_DAY - 1) << 32 | T300_PER_DAY);
     } else {
         format.write_units(&mut id, units);
@@ -523,12 +540,14 @@ mod tests {
     #[test]
     fn clock_ranges_match_their_documented_edges() {
         assert_eq!(Clock::Unix.max_units(), 253_402_300_799_999);
-        assert_eq!(Clock::SqlDateTime.max_units(), 65_535 * T300_PER_DAY + T300_PER_DAY - 1);
+        // Day 65535's time of day 25,920,000: 2079-06-07 00:00:00 UTC.
+        assert_eq!(Clock::SqlDateTime.max_units(), 65_535 * T300_PER_DAY + T300_PER_DAY);
         assert_eq!(Clock::Ticks.max_units(), 3_155_378_975_999_999_999);
         // .NET ticks from 0001-01-01 to the Unix epoch.
         assert_eq!(Clock::Ticks.units(0).unwrap(), 621_355_968_000_000_000);
-        // 2079-06-06 is day 65535, so the range ends at 2079-06-07 00:00:00 UTC.
-        assert_eq!(Clock::SqlDateTime.range().1, 3_453_321_600_000_000);
+        // 2079-06-06 is day 65535, so the range ends at 2079-06-07 00:00:00 UTC, inclusive.
+        assert_eq!(Clock::SqlDateTime.range().1, 3_453_321_600_000_001);
+        assert_eq!(Clock::SqlDateTime.unix_us(Clock::SqlDateTime.max_units()), 3_453_321_600_000_000);
     }
 
     #[test]
@@ -573,6 +592,159 @@ mod tests {
         }
         // The day's first unit bound is unchanged elsewhere: day 0's midnight has one encoding.
         assert_eq!(floor(SQL_EPOCH_UNIX_US, Format::Legacy).unwrap(), [0u8; 16]);
+    }
+
+    const SQL_FORMATS: [Format; 3] = [Format::Legacy, Format::PostgreSqlSqlDateTime, Format::BinarySqlDateTime];
+    /// 2079-06-07 00:00:00 UTC: the midnight that ends day 65535.
+    const SQL_LAST_US: i64 = 3_453_321_600_000_000;
+
+    /// A value with the sqldatetime field (day, time of day) and `rest` in every other byte.
+    fn sql_value(format: Format, day: u64, t300: u64, rest: u8) -> [u8; 16] {
+        let mut id = [rest; 16];
+        format.write_field(&mut id, day << 32 | t300);
+        id
+    }
+
+    /// `in_range` with the bounds made from `lower` and `upper` agrees with comparing the decoded
+    /// time (`None` is -infinity as a lower bound, +infinity as an upper one).
+    fn assert_in_range_is_the_comparison(id: &[u8; 16], format: Format, lower: Option<i64>, upper: Option<i64>) {
+        let time = timestamp(id, format).unwrap();
+        let lower_bound = range_bound(lower.map_or(Bound::BeforeAll, Bound::At), format);
+        let upper_bound = range_bound(upper.map_or(Bound::AfterAll, Bound::At), format);
+        let expected = lower.is_none_or(|l| l <= time) && upper.is_none_or(|u| time < u);
+        assert_eq!(
+            in_range(id, &lower_bound, &upper_bound, format),
+            expected,
+            "{format:?} {id:02x?} decoded {time}, range {lower:?}..{upper:?}"
+        );
+    }
+
+    #[test]
+    fn the_sqldatetime_clock_ends_with_day_65535s_time_of_day_25920000() {
+        let clock = Clock::SqlDateTime;
+        assert_eq!(clock.units(SQL_LAST_US).unwrap(), SQL_LAST_UNITS);
+        assert!(clock.units(SQL_LAST_US + 1).is_err());
+        assert_eq!(clock.fraction(SQL_LAST_US, 12).unwrap(), 0);
+        for format in SQL_FORMATS {
+            let last = sql_value(format, 65_535, T300_PER_DAY, 0);
+            // RT.Comb's decoder reads it as this time too (tests/vectors/rtcomb/decode.json).
+            assert_eq!(timestamp(&last, format).unwrap(), SQL_LAST_US, "{format:?}");
+            // It encodes, in stamp, the generator and floor alike, and nothing later does.
+            assert_eq!(stamp([0; 16], SQL_LAST_US, format).unwrap(), last, "{format:?}");
+            assert!(stamp([0; 16], SQL_LAST_US + 1, format).is_err(), "{format:?}");
+            let generated = Generator::new(format).next(SQL_LAST_US, [0; 16]).unwrap();
+            assert_eq!(timestamp(&generated, format).unwrap(), SQL_LAST_US, "{format:?}");
+            assert_eq!(floor(SQL_LAST_US, format).unwrap(), last, "{format:?}");
+            // Every time after the start of day 65535's last 1/300 s has it as its floor.
+            let last_unit_us = clock.unix_us(SQL_LAST_UNITS - 1);
+            assert_eq!(last_unit_us, SQL_LAST_US - 3_333, "{format:?}");
+            assert_eq!(floor(last_unit_us, format).unwrap(), sql_value(format, 65_535, T300_PER_DAY - 1, 0));
+            assert_eq!(floor(last_unit_us + 1, format).unwrap(), last, "{format:?}");
+            assert!(matches!(floor(SQL_LAST_US + 1, format), Err(CombError::TimeOutOfRange { .. })));
+            assert_eq!(range_bound(Bound::At(SQL_LAST_US + 1), format), [0xFF; 16], "{format:?}");
+        }
+        // The values of the report: before this rule, in [2079-06-01, 2079-06-07) and not after it.
+        let legacy = [0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0xFF, 0xFF, 0x01, 0x8B, 0x82, 0x00];
+        let pg = [0xFF, 0xFF, 0x01, 0x8B, 0x82, 0x00, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0];
+        let binary = [0x8B, 0x01, 0xFF, 0xFF, 0x00, 0x82, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0];
+        let june_1 = SQL_LAST_US - 6 * US_PER_DAY;
+        for (id, format) in
+            [(legacy, Format::Legacy), (pg, Format::PostgreSqlSqlDateTime), (binary, Format::BinarySqlDateTime)]
+        {
+            assert_eq!(timestamp(&id, format).unwrap(), SQL_LAST_US, "{format:?}");
+            let bounds = |l: i64, u: Bound| (range_bound(Bound::At(l), format), range_bound(u, format));
+            let (l, u) = bounds(june_1, Bound::At(SQL_LAST_US));
+            assert!(!in_range(&id, &l, &u, format), "{format:?}");
+            let (l, u) = bounds(SQL_LAST_US, Bound::AfterAll);
+            assert!(in_range(&id, &l, &u, format), "{format:?}");
+        }
+    }
+
+    #[test]
+    fn sqldatetime_bounds_agree_with_the_decoded_time_at_the_end_of_the_range() {
+        let clock = Clock::SqlDateTime;
+        // Every encoding near the end, and a few further back.
+        let fields = [
+            (65_535, T300_PER_DAY),
+            (65_535, T300_PER_DAY - 1),
+            (65_535, T300_PER_DAY - 2),
+            (65_535, 1),
+            (65_535, 0),
+            (65_534, T300_PER_DAY),
+            (65_534, T300_PER_DAY - 1),
+            (0, 0),
+        ];
+        // Bounds: every decoded time and its neighbours, the unit starts between them (fractional
+        // µs), and times past the end of the clock.
+        let mut times = vec![SQL_LAST_US + 1, SQL_LAST_US + 2, SQL_LAST_US + US_PER_DAY, i64::MAX / 2];
+        for &(day, t300) in &fields {
+            let time = clock.unix_us(day * T300_PER_DAY + t300);
+            times.extend([time - 2, time - 1, time, time + 1, time + 2, time + 3_333, time + 3_334]);
+        }
+        for format in SQL_FORMATS {
+            for rest in [0x00, 0xFF, 0x5A] {
+                for &(day, t300) in &fields {
+                    let id = sql_value(format, day, t300, rest);
+                    for lower in times.iter().copied().map(Some).chain([None]) {
+                        for upper in times.iter().copied().map(Some).chain([None]) {
+                            assert_in_range_is_the_comparison(&id, format, lower, upper);
+                        }
+                    }
+                }
+            }
+            // Floor: the smallest value at or after the time, decoding to the first unit there.
+            for &t in &times {
+                match floor(t, format) {
+                    Ok(bound) => {
+                        let decoded = timestamp(&bound, format).unwrap();
+                        assert!(decoded >= t && clock.units(decoded).unwrap() <= clock.units(t).unwrap() + 1);
+                    }
+                    Err(_) => assert!(!(SQL_EPOCH_UNIX_US..=SQL_LAST_US).contains(&t), "{format:?} floor({t})"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sqldatetime_bounds_agree_with_the_decoded_time_at_every_midnight() {
+        let clock = Clock::SqlDateTime;
+        for format in SQL_FORMATS {
+            for day in 0..SQL_DAYS {
+                // The midnight ending `day`, held by (day, 25,920,000) and, but for the last, (day + 1, 0).
+                let midnight = clock.unix_us((day + 1) * T300_PER_DAY);
+                let mut ids = vec![
+                    sql_value(format, day, T300_PER_DAY, 0),
+                    sql_value(format, day, T300_PER_DAY, 0xFF),
+                    sql_value(format, day, T300_PER_DAY - 1, 0xFF),
+                ];
+                if day + 1 < SQL_DAYS {
+                    ids.extend([sql_value(format, day + 1, 0, 0), sql_value(format, day + 1, 1, 0)]);
+                }
+                // (time, its bound as a lower one, as an upper one); None is -infinity as a lower
+                // bound and infinity as an upper one.
+                let times = [None, Some(midnight - 3_334), Some(midnight - 1), Some(midnight), Some(midnight + 1)];
+                let bounds = times.map(|t| {
+                    let lower = range_bound(t.map_or(Bound::BeforeAll, Bound::At), format);
+                    let upper = range_bound(t.map_or(Bound::AfterAll, Bound::At), format);
+                    (t, lower, upper)
+                });
+                for id in &ids {
+                    let time = timestamp(id, format).unwrap();
+                    for (lower, lower_bound, _) in &bounds {
+                        for (upper, _, upper_bound) in &bounds {
+                            let expected = lower.is_none_or(|l| l <= time) && upper.is_none_or(|u| time < u);
+                            if in_range(id, lower_bound, upper_bound, format) != expected {
+                                panic!("{format:?} {id:02x?} decoded {time}, range {lower:?}..{upper:?}");
+                            }
+                        }
+                    }
+                }
+                // The floor of the midnight decodes to it and is its smaller encoding.
+                let bound = floor(midnight, format).unwrap();
+                assert_eq!(bound, sql_value(format, day, T300_PER_DAY, 0), "{format:?} day {day}");
+                assert_eq!(timestamp(&bound, format).unwrap(), midnight);
+            }
+        }
     }
 
     #[test]

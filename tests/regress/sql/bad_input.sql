@@ -12,7 +12,7 @@ INSERT INTO bad_input VALUES
     ($$SELECT comb_uuid('1960-01-01'::timestamptz)$$, '22008'),
     ($$SELECT comb_uuid('infinity'::timestamptz, 'sqlserver')$$, '22008'),
     ($$SELECT comb_uuid('1899-12-31'::timestamptz, 'legacy')$$, '22008'),
-    ($$SELECT comb_uuid('2079-06-07'::timestamptz, 'legacy')$$, '22008'),
+    ($$SELECT comb_uuid('2079-06-07 00:00:00.000001+00'::timestamptz, 'legacy')$$, '22008'),
     ($$SELECT comb_stamp(gen_random_uuid(), '-infinity', 'ticks')$$, '22008'),
     ($$SELECT comb_floor('10000-01-01'::timestamptz)$$, '22008'),
     ($$SELECT comb_timestamp('ffffffff-ffff-ffff-ffff-ffffffffffff', 'legacy')$$, '22008'),

@@ -9,13 +9,14 @@ FROM (VALUES ('postgresql', '1969-12-31 23:59:59.999999+00'),
              ('sqlserver', '10000-01-01 00:00:00+00'),
              ('binary', 'infinity'),
              ('legacy', '1899-12-31 23:59:59.999999+00'),
-             ('postgresql_sqldatetime', '2079-06-07 00:00:00+00'),
+             ('postgresql_sqldatetime', '2079-06-07 00:00:00.000001+00'),
              ('binary_sqldatetime', '-infinity'),
              ('ticks', '0001-01-01 00:00:00+00 BC'),
              ('ticks', '10000-01-01 00:00:00+00')) v(f, t);
 SELECT regress_error($$SELECT comb_uuid('1960-01-01'::timestamptz)$$);
 SELECT regress_error($$SELECT comb_floor('9999-12-31 23:59:59.9995+00')$$);
 SELECT regress_error($$SELECT comb_floor('1850-01-01', 'legacy')$$);
+SELECT regress_error($$SELECT comb_floor('2079-06-07 00:00:00.000001+00', 'postgresql_sqldatetime')$$);
 
 -- Values that do not hold a time the format defines (22008), never wrapped.
 SELECT regress_error($$SELECT comb_timestamp('ffffffff-ffff-4000-8000-000000000000')$$);

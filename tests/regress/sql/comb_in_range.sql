@@ -116,3 +116,80 @@ EXPLAIN (COSTS OFF) SELECT id FROM ir_midnight WHERE comb_in_range(id, '1900-01-
 SELECT id FROM ir_midnight WHERE comb_in_range(id, '1900-01-02 00:00+00', 'infinity', 'legacy') ORDER BY id USING #<#;
 RESET enable_seqscan;
 DROP TABLE ir_midnight;
+
+-- The end of the sqldatetime clock (README, "Formats"): 2079-06-07 00:00:00, the midnight ending
+-- day 65535, the last day two bytes hold, is the clock's last instant. Its one encoding is day
+-- 65535 with time of day 25,920,000; comb_floor of any time after 2079-06-06 23:59:59.996667 (the
+-- first whole µs of day 65535's last 1/300 s, 25,919,999 * 10000 / 3 µs into the day) up to it is
+-- that value with zero bytes elsewhere; a bound after it is all one bytes. So comb_in_range(id, lo,
+-- hi, f) is lo <= comb_timestamp(id, f) < hi here too.
+CREATE TABLE ir_end (f comb_format, id uuid);
+INSERT INTO ir_end VALUES
+    ('legacy', '00000000-0000-4000-8000-ffff018b8200'),              -- day 65535, 25,920,000: 2079-06-07 00:00
+    ('legacy', '00000000-0000-4000-8000-ffff018b81ff'),              -- day 65535, 25,919,999: 2079-06-06 23:59:59.996667
+    ('legacy', '00000000-0000-4000-8000-ffff00000000'),              -- day 65535, 0: 2079-06-06 00:00
+    ('legacy', '00000000-0000-4000-8000-fffe018b8200'),              -- day 65534, 25,920,000: 2079-06-06 00:00
+    ('postgresql_sqldatetime', 'ffff018b-8200-4000-8000-000000000000'),
+    ('postgresql_sqldatetime', 'ffff018b-81ff-4000-8000-000000000000'),
+    ('postgresql_sqldatetime', 'ffff0000-0000-4000-8000-000000000000'),
+    ('postgresql_sqldatetime', 'fffe018b-8200-4000-8000-000000000000'),
+    -- binary_sqldatetime: the field's bytes at string bytes 3,2,1,0,5,4.
+    ('binary_sqldatetime', '8b01ffff-0082-4000-8000-000000000000'),
+    ('binary_sqldatetime', '8b01ffff-ff81-4000-8000-000000000000'),
+    ('binary_sqldatetime', '0000ffff-0000-4000-8000-000000000000'),
+    ('binary_sqldatetime', '8b01feff-0082-4000-8000-000000000000');
+-- Row by row (the format from a column: no rewrite).
+SELECT f, id, comb_timestamp(id, f),
+       comb_in_range(id, '2079-06-01 00:00+00', '2079-06-07 00:00+00', f) AS before_the_end,
+       comb_in_range(id, '2079-06-07 00:00+00', 'infinity', f) AS from_the_end,
+       comb_in_range(id, '2079-06-06 23:59:59.996668+00', 'infinity', f) AS from_inside_the_last_unit,
+       comb_in_range(id, '2079-06-07 00:00:00.000001+00', 'infinity', f) AS after_the_end
+FROM ir_end ORDER BY f, comb_timestamp(id, f), id;
+-- Every pair of bounds around the edge, row by row, against the definition.
+SELECT f, count(*) AS checks,
+       count(*) FILTER (WHERE comb_in_range(id, lo, hi, f)
+                        IS DISTINCT FROM (comb_timestamp(id, f) >= lo AND comb_timestamp(id, f) < hi)) AS disagreements
+FROM ir_end,
+     unnest('{-infinity, 2079-06-06 00:00+00, 2079-06-06 23:59:59.996666+00, 2079-06-06 23:59:59.996667+00,
+              2079-06-06 23:59:59.996668+00, 2079-06-06 23:59:59.999999+00, 2079-06-07 00:00+00,
+              2079-06-07 00:00:00.000001+00, 2079-06-08 00:00+00, infinity}'::timestamptz[]) lo,
+     unnest('{-infinity, 2079-06-06 00:00+00, 2079-06-06 23:59:59.996666+00, 2079-06-06 23:59:59.996667+00,
+              2079-06-06 23:59:59.996668+00, 2079-06-06 23:59:59.999999+00, 2079-06-07 00:00+00,
+              2079-06-07 00:00:00.000001+00, 2079-06-08 00:00+00, infinity}'::timestamptz[]) hi
+GROUP BY f ORDER BY f;
+-- The bounds themselves, and the instant written by comb_stamp.
+SELECT f, comb_floor('2079-06-06 23:59:59.996667+00', f) AS last_unit_start,
+       comb_floor('2079-06-06 23:59:59.996668+00', f) AS inside_it,
+       comb_floor('2079-06-07 00:00+00', f) AS the_end,
+       comb_range_bound('2079-06-07 00:00:00.000001+00', f) AS after_the_end
+FROM unnest('{legacy, postgresql_sqldatetime, binary_sqldatetime}'::comb_format[]) f;
+SELECT f, comb_stamp('00000000-0000-4000-8000-000000000000', '2079-06-07 00:00+00', f) AS stamped,
+       comb_timestamp(comb_uuid('2079-06-07 00:00+00'::timestamptz, f), f) AS generated
+FROM unnest('{legacy, postgresql_sqldatetime, binary_sqldatetime}'::comb_format[]) f;
+-- The index path: constant bounds become constant comparisons, the same rows.
+CREATE TABLE ir_end_legacy AS SELECT id FROM ir_end WHERE f = 'legacy';
+CREATE INDEX ON ir_end_legacy (id uuid_sqlserver_ops);
+CREATE TABLE ir_end_pgdt AS SELECT id FROM ir_end WHERE f = 'postgresql_sqldatetime';
+CREATE INDEX ON ir_end_pgdt (id);
+VACUUM ANALYZE ir_end_legacy, ir_end_pgdt;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM ir_end_legacy WHERE comb_in_range(id, '2079-06-07 00:00+00', 'infinity', 'legacy');
+SELECT id FROM ir_end_legacy WHERE comb_in_range(id, '2079-06-07 00:00+00', 'infinity', 'legacy');
+SELECT id FROM ir_end_legacy WHERE comb_in_range(id, '2079-06-01 00:00+00', '2079-06-07 00:00+00', 'legacy') ORDER BY id USING #<#;
+EXPLAIN (COSTS OFF) SELECT id FROM ir_end_pgdt WHERE comb_in_range(id, '2079-06-07 00:00+00', 'infinity', 'postgresql_sqldatetime');
+SELECT id FROM ir_end_pgdt WHERE comb_in_range(id, '2079-06-07 00:00+00', 'infinity', 'postgresql_sqldatetime');
+SELECT id FROM ir_end_pgdt WHERE comb_in_range(id, '2079-06-01 00:00+00', '2079-06-07 00:00+00', 'postgresql_sqldatetime') ORDER BY id;
+-- Every pair of bounds through the index (pg_temp.check above: the plan, and the count against
+-- the comb_timestamp filter).
+SELECT tbl, lo, hi, pg_temp.check(tbl, f, lo, hi)
+FROM (VALUES ('ir_end_legacy'::regclass, 'legacy'::comb_format), ('ir_end_pgdt', 'postgresql_sqldatetime')) t(tbl, f),
+     unnest('{-infinity, 2079-06-06 23:59:59.996667+00, 2079-06-06 23:59:59.996668+00, 2079-06-07 00:00+00,
+              2079-06-07 00:00:00.000001+00}'::timestamptz[]) lo,
+     unnest('{2079-06-06 23:59:59.996667+00, 2079-06-06 23:59:59.996668+00, 2079-06-07 00:00+00,
+              2079-06-07 00:00:00.000001+00, infinity}'::timestamptz[]) hi
+WHERE lo < hi
+ORDER BY 1, 2, 3;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DROP TABLE ir_end, ir_end_legacy, ir_end_pgdt;
