@@ -94,6 +94,9 @@ run_major() {
     say "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"
 
+    say "[pg$major] copies of a data directory beside their source (cp -a, pg_basebackup without -R, two promoted clones), default settings: no sno or muid twice, uid8_new refused until set apart"
+    bash "$REPO/tests/copies.sh" "$WORK/copies$major"
+
     say "[pg$major] the clock set back twice under a running server (faketime): the first step goes on, the second fails after comb_ext.max_clock_wait"
     bash "$REPO/tests/clock_step.sh" "$WORK/clock_step$major"
 

@@ -1,8 +1,10 @@
 //! The generators' high-water marks on disk (`core::high_water`): one small text file per family
 //! in `comb_ext/` under the data directory, replaced atomically (write, fsync, rename, fsync the
-//! directory), read once per server start by the first caller.
+//! directory), read once per server start by the first caller; and the data directory's origin
+//! record beside them (`origin_now`).
 
 use crate::core::high_water::{self as rule, Persisted};
+use crate::core::identity::{self, Origin, OriginRecord};
 use crate::errors;
 use crate::shared::Shared;
 use pgrx::PgSqlErrorCode;
@@ -96,6 +98,40 @@ fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     fs::rename(&temporary, &path).map_err(|e| fail("rename a new version into", e))?;
     File::open(dir).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
 }
+
+/// `comb_ext/origin`: where the data directory was when a generator last ran
+/// (`core::identity::OriginRecord`), brought up to date with where it is now, and written if that
+/// changed it. `None` from a first run. Errors are 58030 (read or written) or XX001 (damaged).
+pub fn origin_now(function: &str) -> OriginRecord {
+    use std::os::unix::fs::MetadataExt;
+    let here = Origin {
+        inode: fs::metadata(".")
+            .map(|m| m.ino())
+            .unwrap_or_else(|e| failed(function, Unusable::Io(format!("could not stat the data directory: {e}")))),
+        machine: fs::read_to_string("/etc/machine-id").map(|t| identity::machine_id(&t)).unwrap_or(0),
+    };
+    let path = Path::new(DIR).join(ORIGIN);
+    let stored = match fs::read_to_string(&path) {
+        Ok(text) => Some(OriginRecord::from_text(&text).unwrap_or_else(|| {
+            failed(function, Unusable::Damaged(format!("{} holds {text:?}, not an origin record", path.display())))
+        })),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => failed(function, Unusable::Io(format!("could not read {}: {e}", path.display()))),
+    };
+    let now = crate::core::time::wall_clock_unix_us();
+    let current = stored.map_or(OriginRecord { origin: here, copied_at: None }, |s| s.seen_at(here, now));
+    if stored != Some(current) {
+        write_origin(function, &current);
+    }
+    current
+}
+
+/// Replaces `comb_ext/origin` by `record`.
+pub fn write_origin(function: &str, record: &OriginRecord) {
+    replace_file(Path::new(DIR), ORIGIN, &record.to_text()).unwrap_or_else(|e| failed(function, Unusable::Io(e)));
+}
+
+const ORIGIN: &str = "origin";
 
 /// Once per server start, outside the hot path. A mark that cannot be used leaves the state
 /// unresumed, so every call fails the same way until an operator acts; nothing spins.

@@ -76,7 +76,10 @@ pub extern "C-unwind" fn _PG_init() {
         // depends on the segment's spare space (src/shared.rs).
         if pg_sys::process_shared_preload_libraries_in_progress {
             compat::request_shared_memory(
-                sno::SHARED_MEMORY_BYTES + muid::SHARED_MEMORY_BYTES + uid8::SHARED_MEMORY_BYTES,
+                sno::SHARED_MEMORY_BYTES
+                    + muid::SHARED_MEMORY_BYTES
+                    + uid8::SHARED_MEMORY_BYTES
+                    + shared::SHARED_MEMORY_BYTES,
             );
         }
     }

@@ -46,8 +46,9 @@ pub unsafe extern "C-unwind" fn check_medallion(
     false
 }
 
-/// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier
-/// (random at initdb) and timeline (`shared::server_identity`) in the range nodes draw from.
+/// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier,
+/// timeline and a number drawn at every server start (`shared::server_identity`), in the range
+/// nodes draw from.
 fn medallion() -> i64 {
     if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
         shared::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");

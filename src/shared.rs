@@ -164,21 +164,36 @@ pub fn refuse_in_recovery(function: &str, identity: &str) {
     }
 }
 
+/// A random number drawn once per server start (at the first generator call after the start or a
+/// crash restart, when shared memory is new), 0 until then.
+static START_NONCE: Shared<u64> = Shared::new(c"comb_ext start nonce v1", c"comb_ext_identity", 0);
+pub const SHARED_MEMORY_BYTES: usize = START_NONCE.size();
+
 /// What this server's derived defaults (sno partition, muid medallion) are folded from: the system
-/// identifier with the WAL timeline mixed in (`core::identity`), so a promoted clone differs from
-/// its source. Call after `refuse_in_recovery`: a server in recovery has no timeline of its own.
-/// Computed once per backend: the timeline cannot change once recovery has ended (a server goes
-/// back into recovery only through a restart), and this is on every generator's hot path.
+/// identifier with the WAL timeline mixed in, and a random number drawn at every server start
+/// (`core::identity`). Copies of a data directory (`cp -a`, a disk snapshot, `pg_basebackup`
+/// without -R, clones promoted to the same timeline) share the first two, so only the draw sets
+/// them apart, as soon as each has started. Values never repeat across one server's restarts
+/// whatever the defaults: the marks on disk carry on past every value issued before.
+/// Call after `refuse_in_recovery`: a server in recovery has no timeline of its own. Computed once
+/// per backend (the timeline cannot change once recovery has ended; a server goes back into
+/// recovery only through a restart), as this is on every generator's hot path.
 pub fn server_identity() -> u64 {
     static IDENTITY: AtomicU64 = AtomicU64::new(0);
     let cached = IDENTITY.load(Ordering::Relaxed);
     if cached != 0 {
         return cached;
     }
+    let nonce = START_NONCE.with_locked(|nonce| {
+        while *nonce == 0 {
+            *nonce = rand::random();
+        }
+        *nonce
+    });
     // SAFETY: the system identifier is the control-file copy in shared memory; the timeline is
     // read once recovery has ended, which the caller has checked.
-    let identity =
-        unsafe { crate::core::identity::server_identity(pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
+    let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
+    let identity = crate::core::identity::server_identity(system_identifier, timeline, nonce);
     IDENTITY.store(identity, Ordering::Relaxed);
     identity
 }
@@ -196,20 +211,24 @@ thread_local! {
 /// by nature: `ALTER SYSTEM` of any setting after the promotion counts as a change. Call after
 /// `refuse_in_recovery`.
 fn promoted_with_settings_unchanged() -> Option<u32> {
-    // SAFETY: the caller has checked that recovery has ended; ConfigFileName is the postmaster's
-    // setting, a C string (or NULL) for the backend's life.
-    let (timeline, config_file) = unsafe {
-        let name = pg_sys::ConfigFileName;
-        (crate::compat::wal_timeline(), (!name.is_null()).then(|| CStr::from_ptr(name).to_string_lossy().into_owned()))
-    };
+    // SAFETY: the caller has checked that recovery has ended.
+    let timeline = unsafe { crate::compat::wal_timeline() };
     if timeline <= 1 {
         return None;
     }
+    let promoted = std::fs::metadata(format!("pg_wal/{timeline:08X}.history")).and_then(|m| m.modified()).ok()?;
+    newest_config_change().is_none_or(|changed| changed <= promoted).then_some(timeline)
+}
+
+/// When either configuration file (postgresql.conf, postgresql.auto.conf) last changed.
+fn newest_config_change() -> Option<std::time::SystemTime> {
+    // SAFETY: ConfigFileName is the postmaster's setting, a C string (or NULL) for the backend's life.
+    let config_file = unsafe {
+        let name = pg_sys::ConfigFileName;
+        (!name.is_null()).then(|| CStr::from_ptr(name).to_string_lossy().into_owned())
+    };
     let modified = |path: &str| std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    let promoted = modified(&format!("pg_wal/{timeline:08X}.history"))?;
-    let newest_config =
-        [config_file.as_deref(), Some("postgresql.auto.conf")].into_iter().flatten().filter_map(modified).max();
-    newest_config.is_none_or(|changed| changed <= promoted).then_some(timeline)
+    [config_file.as_deref(), Some("postgresql.auto.conf")].into_iter().flatten().filter_map(modified).max()
 }
 
 /// Once per session and function: a WARNING when this server was promoted and its configuration
@@ -229,20 +248,34 @@ pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str
     );
 }
 
-/// Refuses (55000) while this server was promoted and its configuration has not changed since
-/// (`promoted_with_settings_unchanged`). For uid8's cluster id: 16 values, nothing derived from the
-/// server, so a promoted clone beside its source repeats its values (a WARNING reaches no
-/// application). Checked on every call until the settings have changed, then never again.
+/// Refuses (55000) while this server was promoted, or its data directory copied, and its
+/// configuration has not changed since (`promoted_with_settings_unchanged`,
+/// `high_water::origin_now`). For uid8's cluster id: 16 values, nothing derived from the server, so
+/// a copy beside its source repeats its values (a WARNING reaches no application). Checked on every
+/// call until the settings have changed, then never again in the session.
 pub fn refuse_if_settings_predate_promotion(function: &str, settings: &str) {
     if PROMOTION_SETTINGS_CHANGED.get() {
         return;
     }
-    match promoted_with_settings_unchanged() {
-        None => PROMOTION_SETTINGS_CHANGED.set(true),
-        Some(timeline) => errors::raise(
+    // First, so that a copy is on record from its first call, whatever is refused first.
+    let origin = crate::high_water::origin_now(function);
+    if let Some(timeline) = promoted_with_settings_unchanged() {
+        errors::raise(
             pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since, so {settings} is the server's it was cloned from, whose values it would repeat"),
             Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (README: \"Guarantees, situation by situation\"). After a failover whose old primary is gone for good, setting the same value again is enough.")),
-        ),
+        );
     }
+    if let Some(copied_at) = origin.copied_at {
+        let seen = std::time::UNIX_EPOCH + std::time::Duration::from_micros(copied_at.max(0) as u64);
+        if newest_config_change().is_none_or(|changed| changed <= seen) {
+            errors::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!("{function}: this data directory was copied from another (found in a new place at {:.3} s since 1970) and its configuration has not changed since, so {settings} is the one of the server it was copied from, whose values it would repeat", copied_at as f64 / 1e6),
+                Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (README: \"Copies of a data directory\"). If the data directory was moved, not copied, setting the same value again is enough.")),
+            );
+        }
+        crate::high_water::write_origin(function, &crate::core::identity::OriginRecord { copied_at: None, ..origin });
+    }
+    PROMOTION_SETTINGS_CHANGED.set(true);
 }

@@ -80,9 +80,9 @@ pub static PARTITION: GucSetting<i32> = GucSetting::<i32>::new(-1);
 pub static SEQUENCE_MIN: GucSetting<i32> = GucSetting::<i32>::new(0);
 pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i32);
 
-/// The partition this server writes: the setting, or 16 bits folded from the system identifier
-/// that initdb chose at random and the timeline (`shared::server_identity`), so that servers left
-/// unconfigured, and clones promoted from them, still differ with high odds.
+/// The partition this server writes: the setting, or 16 bits folded from the system identifier,
+/// the timeline and a number drawn at every server start (`shared::server_identity`), so that
+/// servers left unconfigured, and copies of them, still differ with high odds.
 fn partition() -> u16 {
     match PARTITION.get() {
         -1 => layout::partition_from_system_identifier(shared::server_identity()),

@@ -55,11 +55,12 @@ SELECT muid_new() AS fresh \gset
 SELECT clock_timestamp() AS after \gset
 SELECT muid_timestamp(:'fresh') BETWEEN :'before' AND :'after' AS time_is_now,
        muid_offset(muid_new(-7)) AS offset;
--- Unset, the medallion comes from the cluster's system identifier, in the range nodes draw from.
-SELECT muid_medallion(muid_new()) = (1099511627776 | ((system_identifier # (system_identifier >> 40)) & 1099511627775))
-       AS default_medallion_from_system_identifier,
-       muid_medallion(muid_new()) BETWEEN 1099511627776 AND 2199023255551 AS in_node_range
-FROM pg_control_system();
+-- Unset, the medallion is folded from the system identifier, the timeline and a number drawn at
+-- every server start, in the range nodes draw from; the same for every session of one start.
+SELECT muid_medallion(muid_new()) BETWEEN 1099511627776 AND 2199023255551 AS in_node_range,
+       muid_medallion(muid_new()) = (SELECT m FROM dblink(format('dbname=%s host=%s port=%s', current_database(),
+           current_setting('unix_socket_directories'), current_setting('port')), 'SELECT muid_medallion(muid_new())') AS t(m bigint))
+       AS another_session_has_the_same;
 SET comb_ext.medallion = '0x1BFC71B112D';
 SELECT muid_medallion(muid_new()) AS hex_medallion;
 SET comb_ext.medallion = '1923190821166';

@@ -29,11 +29,13 @@ SELECT sno_meta(sno_new()) AS default_meta, sno_meta(sno_new(200)) AS meta;
 SELECT regress_error('SELECT sno_new(256)');
 SELECT regress_error('SELECT sno_new(-1)');
 
--- Partition: by default folded from the cluster's system identifier, else the setting.
-SELECT sno_partition(sno_new())
-       = ((system_identifier # (system_identifier >> 16) # (system_identifier >> 32)
-           # (system_identifier >> 48)) & 65535) AS default_partition_from_system_identifier
-FROM pg_control_system();
+-- Partition: by default folded from the system identifier, the timeline and a number drawn at
+-- every server start (so it changes across restarts, as upstream's does), the same for every call
+-- and session of one start; else the setting.
+SELECT count(DISTINCT sno_partition(sno_new())) AS default_partitions_in_one_session FROM generate_series(1, 1000);
+SELECT sno_partition(sno_new()) = (SELECT p FROM dblink(format('dbname=%s host=%s port=%s', current_database(),
+           current_setting('unix_socket_directories'), current_setting('port')), 'SELECT sno_partition(sno_new())') AS t(p int))
+       AS another_session_has_the_same;
 SET comb_ext.sno_partition = 4660;
 SELECT sno_partition(sno_new()) AS partition;
 SELECT regress_error('SET comb_ext.sno_partition = 65536');
