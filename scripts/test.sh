@@ -97,7 +97,7 @@ run_major() {
     say "[pg$major] copies of a data directory beside their source (cp -a, pg_basebackup without -R, two promoted clones), default settings: no sno or muid twice, uid8_new refused until set apart"
     bash "$REPO/tests/copies.sh" "$WORK/copies$major"
 
-    say "[pg$major] the clock set back twice under a running server (faketime): the first step goes on, the second fails after comb_ext.max_clock_wait"
+    say "[pg$major] the clock set back under a running server and during waits (faketime): steps go on or wait only for values issued, one into the far past fails after comb_ext.max_clock_wait"
     bash "$REPO/tests/clock_step.sh" "$WORK/clock_step$major"
 
     say "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"

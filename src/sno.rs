@@ -131,16 +131,17 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();
+    let mut wait = shared::ClockWait::new("sno_new");
     loop {
         let step = high_water::update(&GENERATOR, "sno_new", |generator| {
             let now = time::wall_clock_unix_us();
-            layout::units(now).map(|units| generator.next(units, bounds)).ok_or(now)
+            layout::units(now).map(|units| (generator.next(units, bounds), now)).ok_or(now)
         });
         match step {
-            Ok(Next::Issue { units, tick, sequence }) => {
+            Ok((Next::Issue { units, tick, sequence }, _)) => {
                 return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
             }
-            Ok(Next::WaitUntil { units }) => shared::sleep_until("sno_new", layout::unix_us(units)),
+            Ok((Next::WaitUntil { units }, now)) => wait.sleep_until(layout::unix_us(units), now),
             Err(now) => errors::datetime_out_of_range(format!(
                 "sno_new: the system clock reads {}, outside sno's range: valid range is {}",
                 shown(now),

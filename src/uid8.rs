@@ -291,8 +291,10 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
     SESSION.with_borrow_mut(|session| {
         session.follow_settings(cluster, pinned, limit);
+        let mut wait = shared::ClockWait::new("uid8_new");
         loop {
-            match session.generators.next(now_ms(), limit) {
+            let now = now_ms();
+            match session.generators.next(now, limit) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The id about to be used must still be held; if it is not, none may be.
                     if !still_held(cluster, generator) {
@@ -308,7 +310,9 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                         ))
                     });
                 }
-                Next::WaitUntil { timestamp_ms } => shared::sleep_until("uid8_new", timestamp_ms * time::US_PER_MS),
+                Next::WaitUntil { timestamp_ms } => {
+                    wait.sleep_until(timestamp_ms * time::US_PER_MS, now * time::US_PER_MS)
+                }
                 Next::Claim => match claim(cluster, pinned, &session.generators) {
                     Some(generator) => {
                         let last_issued = HIGH_WATER.with_locked(|high| high[generator as usize])

@@ -2,9 +2,11 @@
 # The system clock set back twice under a running server (libfaketime reading its offset from a
 # file, so the steps happen while the server runs; the monotonic clock is left alone, as a real
 # clock step leaves it). The first step back: sno_new goes on at once with the tick-tock bit
-# toggled. The second, into the same past: sno_new would have to wait until the clock passes the
-# values already issued; with comb_ext.max_clock_wait = 2s it fails with 55000 after about 2 s,
-# issuing nothing, and names how far the clock is behind. No sno is made twice.
+# toggled. The second, into the same past and before where the first one went on: sno_new would
+# have to wait until the clock passes the values already issued; with comb_ext.max_clock_wait = 2s
+# it fails with 55000 after about 2 s, issuing nothing, and names how far the clock is behind.
+# Then steps while calls wait for the clock (sno at 4 a unit: an hour back, then 10 ms; uid8 on one
+# id: an hour back) and restarts an hour back then a second further: no 55000. No value twice.
 # Before that, uid8: a session holding generator id 7 makes IDs for about 2 s and ends; the clock is
 # set back 4 s, into the milliseconds it used (2.5 s pass while the step takes hold); a new session claims id 7 and makes IDs. The new
 # holder starts after the old one's last millisecond (the server's high-water per id), not at the
@@ -95,16 +97,78 @@ set -e
 second_ms=$((($(date +%s%N) - started) / 1000000))
 echo "server clock $(server_time) (set back 90 s): after $second_ms ms: $(echo "$error" | head -1)"
 
+# Steps of the clock while calls wait for it, each a failure with 55000 before: a wait now returns
+# to the generator when the clock moves back. The clock first jumps an hour ahead of everything.
+# sno with a pool of 4 a unit (comb_ext.sno_sequence_max = 3) makes at most 1000 a second and waits
+# for the next unit most of the time: 7000 take at least 7 s. While they run the clock steps back an
+# hour (the tick toggles at once), then 10 ms more, into units both ticks used: the wait lasts
+# until the last unit issued (10 ms), not until the hour-old unit the other tick reached.
+step "+3600"
+started=$(date +%s%N)
+cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.sno_sequence_max = 3" \
+    -c "SELECT sno_new()::text FROM generate_series(1, 7000)" >"$WORK/sno_waits.txt" 2>"$WORK/sno_waits.err" &
+pid=$!
+sleep 2
+echo "+0" >"$offset"
+sleep 2.5
+echo "-0.01" >"$offset"
+wait $pid || true
+sno_waits_ms=$((($(date +%s%N) - started) / 1000000))
+sno_waits_made=$(wc -l <"$WORK/sno_waits.txt")
+# The tick bit is the low bit of the 8th character's 5-bit group.
+sno_waits_ticks=$(awk '{ print (index("23456789abcdefghijklmnopqrstuvwx", substr($0, 8, 1)) - 1) % 2 }' \
+    "$WORK/sno_waits.txt" | sort -u | wc -l)
+echo "server clock $(server_time): sno, 4 a unit, the clock set back 1 h then 10 ms while it ran: $sno_waits_made made in $sno_waits_ms ms, both ticks: $([ "$sno_waits_ticks" -eq 2 ] && echo yes || echo no) $(head -1 "$WORK/sno_waits.err")"
+# uid8 on one generator id (comb_ext.uid8_generators_per_session = 1): 64 a millisecond, so 384,000
+# take 6 s on an honest clock, waiting for the next millisecond most of the time. The clock steps
+# back an hour while they run: the session goes on ahead of the clock, from its last millisecond.
+started=$(date +%s%N)
+cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generators_per_session = 1" \
+    -c "SELECT uid8_new() FROM generate_series(1, 384000)" >"$WORK/uid8_waits.txt" 2>"$WORK/uid8_waits.err" &
+pid=$!
+sleep 2
+echo "-3600.01" >"$offset"
+wait $pid || true
+uid8_waits_ms=$((($(date +%s%N) - started) / 1000000))
+uid8_waits_made=$(wc -l <"$WORK/uid8_waits.txt")
+uid8_waits_distinct=$(sort -u "$WORK/uid8_waits.txt" | wc -l)
+echo "server clock $(server_time): uid8, one id, the clock set back 1 h while it ran: $uid8_waits_made made, $uid8_waits_distinct distinct, in $uid8_waits_ms ms $(head -1 "$WORK/uid8_waits.err")"
+# Restarts with the clock set back: an hour ahead, then an hour back (the tick toggles at once),
+# then 2 s further back (the restart takes about a second, which leaves the clock behind the
+# values of the run before), into units both ticks may have used: the third start waits only for
+# the mark the second one reserved (a second or two), not for the hour-old unit the other tick
+# reached.
+restart_at() { cluster_stop "$dir"; echo "$1" >"$offset"; cluster_start_faketime "$dir" "$PORT" "$offset"; }
+restart_snos() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT sno_new()::text FROM generate_series(1, 2000)"; }
+: >"$WORK/sno_restarts.txt"
+: >"$WORK/sno_restarts.err"
+for at in "+7200" "+3600" "+3598"; do
+    restart_at "$at"
+    started=$(date +%s%N)
+    restart_snos >>"$WORK/sno_restarts.txt" 2>>"$WORK/sno_restarts.err" || true
+    echo "server clock $(server_time) (restarted at $at s): 2000 snos in $((($(date +%s%N) - started) / 1000000)) ms $(head -1 "$WORK/sno_restarts.err")"
+done
+sno_restarts_made=$(wc -l <"$WORK/sno_restarts.txt")
+
 made=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" | wc -l)
 distinct=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" "$WORK/after_second_step.txt" | sort -u | wc -l)
 issued_after_second=$(wc -l <"$WORK/after_second_step.txt")
 echo "snos: $made made, $distinct distinct; issued after the second step: $issued_after_second"
+all_snos=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" "$WORK/sno_waits.txt" "$WORK/sno_restarts.txt" | wc -l)
+all_snos_distinct=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" "$WORK/sno_waits.txt" "$WORK/sno_restarts.txt" | sort -u | wc -l)
+echo "snos of the whole run: $all_snos made, $all_snos_distinct distinct"
 status=${reclaim_failed:-0}
 [ "$uid8_made" -eq 160000 ] && [ "$uid8_distinct" -eq 160000 ] || { echo "FAILED: a uid8 was made twice after the re-claim"; status=1; }
 [[ "$second_first" > "$first_last" ]] || { echo "FAILED: the new holder started before the old one's last millisecond"; status=1; }
 [ "$made" -eq 40000 ] && [ "$distinct" -eq 40000 ] || { echo "FAILED: a sno was made twice or missing"; status=1; }
 [ "$issued_after_second" -eq 0 ] || { echo "FAILED: a value was issued after the second step"; status=1; }
-echo "$error" | grep -q "ERROR:  55000: sno_new: the system clock is" || { echo "FAILED: not the 55000 clock error"; status=1; }
+echo "$error" | grep -q "ERROR:  55000: sno_new: the last value issued (or the mark reserved before a restart) is [0-9.]* s ahead of the system clock" || { echo "FAILED: not the 55000 clock error"; status=1; }
+[ "$sno_waits_made" -eq 7000 ] && [ ! -s "$WORK/sno_waits.err" ] || { echo "FAILED: sno failed when the clock stepped back during its waits"; status=1; }
+[ "$sno_waits_ticks" -eq 2 ] || { echo "FAILED: sno did not toggle its tick at the step back"; status=1; }
+[ "$sno_waits_ms" -ge 6500 ] || { echo "FAILED: the sno run ended before the 10 ms step took hold"; status=1; }
+[ "$uid8_waits_made" -eq 384000 ] && [ "$uid8_waits_distinct" -eq 384000 ] && [ ! -s "$WORK/uid8_waits.err" ] || { echo "FAILED: uid8 failed or repeated when the clock stepped back during its waits"; status=1; }
+[ "$sno_restarts_made" -eq 6000 ] && [ ! -s "$WORK/sno_restarts.err" ] || { echo "FAILED: sno failed after the restarts with the clock set back"; status=1; }
+[ "$all_snos" -eq "$all_snos_distinct" ] || { echo "FAILED: a sno was made twice"; status=1; }
 [ "$first_ms" -lt 1500 ] || { echo "FAILED: the first step back made sno_new wait"; status=1; }
 [ "$second_ms" -ge 2000 ] && [ "$second_ms" -lt 6000 ] || { echo "FAILED: the wait was not bounded by 2 s"; status=1; }
 exit $status

@@ -185,7 +185,13 @@ pub enum Next {
 /// - On a backwards clock step the tick-tock bit toggles and generation goes on at once, in the
 ///   other timeline, which was used only up to `wall_safe`.
 /// - A step back to or before `wall_safe` (a second regression into the same past) waits until the
-///   clock is past `wall_safe`.
+///   clock reaches `wall_hi` (the last unit issued: the current tick goes on there) or passes
+///   `wall_safe` (the other tick is free there: toggle again), whichever comes first.
+///
+/// What each tick holds, for any state written by this or an older library version (the fields
+/// and their meaning are shared across versions): the other tick only units up to `wall_safe`;
+/// the current tick only units up to `wall_hi`, and in `wall_hi` only sequences below
+/// `next_sequence`; since the last regression (or restart) only units below `reserved`.
 ///
 /// `next_sequence` is absolute, not an offset from the lower bound, so callers that disagree
 /// about the bounds (sessions with different settings) still never issue a sequence twice.
@@ -250,7 +256,14 @@ impl Generator {
     pub fn next(&mut self, now: u64, bounds: SequenceBounds) -> Next {
         if now < self.wall_hi {
             if now <= self.wall_safe {
-                return Next::WaitUntil { units: self.wall_safe.saturating_add(1) };
+                // Both ticks may hold `now`: the other one up to `wall_safe`, the current one from
+                // wherever its run since the last regression began (not recorded: the layout is
+                // shared with older library versions) up to `wall_hi`. The first unit free for
+                // sure is the earlier of `wall_safe + 1` (toggle again there: the other tick is
+                // free above it) and `wall_hi` (go on in the current tick after its last
+                // sequence). After a small step back following a large one, that is `wall_hi`,
+                // a few units away, not `wall_safe + 1`, which can be as far as the first step.
+                return Next::WaitUntil { units: self.wall_safe.saturating_add(1).min(self.wall_hi) };
             }
             self.wall_safe = self.wall_hi;
             self.drifts = self.drifts.wrapping_add(1);
@@ -476,10 +489,59 @@ mod tests {
         issue(&mut generator, 100, full);
         assert_eq!(issue(&mut generator, 90, full), (90, true, 0));
         assert_eq!(issue(&mut generator, 95, full), (95, true, 0));
-        // Back again, to units both timelines may have used: wait until after unit 100.
-        assert_eq!(generator.next(80, full), Next::WaitUntil { units: 101 });
-        assert_eq!(generator.next(94, full), Next::WaitUntil { units: 101 });
+        // Back again, to units both timelines may have used: wait until the clock reaches unit 95,
+        // the last one issued, and go on there in the same tick.
+        assert_eq!(generator.next(80, full), Next::WaitUntil { units: 95 });
+        assert_eq!(generator.next(94, full), Next::WaitUntil { units: 95 });
+        assert_eq!(issue(&mut generator, 95, full), (95, true, 1));
         assert_eq!(issue(&mut generator, 101, full), (101, true, 0));
+    }
+
+    #[test]
+    fn a_small_step_back_after_a_large_one_waits_only_for_the_last_unit_issued() {
+        // An hour is 900,000 units; then the clock steps back 10 ms (2.5 units, so 3).
+        let mut generator = Generator::new();
+        let full = SequenceBounds::FULL;
+        let hour = 900_000;
+        issue(&mut generator, 5 * hour, full);
+        assert_eq!(issue(&mut generator, 4 * hour, full), (4 * hour, true, 0));
+        assert_eq!(issue(&mut generator, 4 * hour + 10, full), (4 * hour + 10, true, 0));
+        // It waited until 5 * hour + 1 (an hour) before; unit 4 * hour + 10 is three units away.
+        assert_eq!(generator.next(4 * hour + 7, full), Next::WaitUntil { units: 4 * hour + 10 });
+        assert_eq!(issue(&mut generator, 4 * hour + 10, full), (4 * hour + 10, true, 1));
+        // A full pool in that unit waits for the next one, as always.
+        let shard = SequenceBounds::new(0, 3).unwrap();
+        issue(&mut generator, 4 * hour + 10, shard);
+        issue(&mut generator, 4 * hour + 10, shard);
+        assert_eq!(generator.next(4 * hour + 10, shard), Next::WaitUntil { units: 4 * hour + 11 });
+        // Where wall_safe + 1 comes first, the wait ends there with a toggle.
+        let mut generator = Generator::new();
+        issue(&mut generator, 100, full);
+        issue(&mut generator, 90, full);
+        issue(&mut generator, 150, full);
+        assert_eq!(issue(&mut generator, 120, full), (120, false, 0));
+        assert_eq!(generator.next(110, full), Next::WaitUntil { units: 120 });
+    }
+
+    #[test]
+    fn a_restart_behind_the_last_restart_waits_only_for_its_mark() {
+        // Restarted an hour back (toggle), then restarted again a second further back: the mark of
+        // the first restart's run is what it waits for, not the hour-old wall_safe.
+        use high_water::Persisted;
+        let full = SequenceBounds::FULL;
+        let hour = 900_000;
+        let mut generator = Generator::new();
+        issue(&mut generator, 5 * hour, full);
+        let mut first = Generator::new();
+        first.resume(generator.record());
+        assert_eq!(issue(&mut first, 4 * hour, full), (4 * hour, true, 0));
+        issue(&mut first, 4 * hour + 100, full);
+        let mark = first.record()[0] as u64;
+        let mut second = Generator::new();
+        second.resume(first.record());
+        assert_eq!(second.next(4 * hour + 50, full), Next::WaitUntil { units: mark - 1 });
+        assert_eq!(second.next(mark - 1, full), Next::WaitUntil { units: mark });
+        assert_eq!(issue(&mut second, mark, full), (mark, true, 0));
     }
 
     #[test]
@@ -491,10 +553,74 @@ mod tests {
         issue(&mut generator, 120, full);
         // Tick false was used only up to unit 100, so a step back to 110 may use it again.
         assert_eq!(issue(&mut generator, 110, full), (110, false, 0));
-        assert_eq!(generator.next(105, full), Next::WaitUntil { units: 121 });
+        assert_eq!(generator.next(105, full), Next::WaitUntil { units: 110 });
+    }
+
+    /// The logic of the library versions before waits were shortened: a step back to or before
+    /// `wall_safe` waited until `wall_safe + 1`. Both versions share one state in shared memory
+    /// during a package upgrade, so the property tests mix them.
+    fn next_old(generator: &mut Generator, now: u64, bounds: SequenceBounds) -> Next {
+        if now < generator.wall_hi && now <= generator.wall_safe {
+            return Next::WaitUntil { units: generator.wall_safe.saturating_add(1) };
+        }
+        generator.next(now, bounds)
+    }
+
+    /// Clock steps of every size: small ones both ways, steps back of tens of units to an hour
+    /// (900,000 units), jumps ahead.
+    fn clock_step() -> impl Strategy<Value = i64> {
+        prop_oneof![4 => -8i64..=8, 2 => -200i64..=-9, 1 => -900_000i64..=-201, 1 => 9i64..=2_000]
     }
 
     proptest! {
+        /// Any clock walk with steps back of every size, some calls by the old logic: no value
+        /// twice; and a wait with the clock behind the last unit issued lasts only until the clock
+        /// reaches a unit that tick (the current one) actually used, while both ticks have used a
+        /// unit at or after the clock (so neither is known to be free there).
+        #[test]
+        fn waits_end_at_a_unit_used_and_no_value_repeats_with_old_logic_mixed_in(
+            steps in proptest::collection::vec((clock_step(), 1usize..12, proptest::bool::weighted(0.2)), 1..120),
+            pool in 4u16..8,
+        ) {
+            let bounds = SequenceBounds::new(0, pool - 1).unwrap();
+            let mut generator = Generator::new();
+            let mut clock: i64 = 2_000_000;
+            let mut seen = HashSet::new();
+            // The highest unit each tick has issued.
+            let mut highest = [None::<u64>; 2];
+            let mut last: Option<(u64, bool)> = None;
+            for (step, calls, old) in steps {
+                clock = (clock + step).max(0);
+                for _ in 0..calls {
+                    let (units, tick, sequence) = loop {
+                        let next = if old { next_old(&mut generator, clock as u64, bounds) } else { generator.next(clock as u64, bounds) };
+                        match next {
+                            Next::Issue { units, tick, sequence } => break (units, tick, sequence),
+                            Next::WaitUntil { units } => {
+                                prop_assert!(units as i64 > clock);
+                                let (last_units, last_tick) = last.expect("a wait follows an issue");
+                                if (clock as u64) < last_units && !old {
+                                    prop_assert!(units <= last_units, "waits for {units}, past the last unit issued {last_units}");
+                                    prop_assert_eq!(generator.tick(), last_tick);
+                                    for used in highest {
+                                        prop_assert!(used.is_some_and(|u| u >= clock as u64), "waits though a tick is free at {}", clock);
+                                    }
+                                } else if !old {
+                                    prop_assert_eq!(units as i64, clock + 1);
+                                }
+                                clock = units as i64;
+                            }
+                        }
+                    };
+                    prop_assert_eq!(units, clock as u64);
+                    prop_assert!(seen.insert((units, tick, sequence)), "issued twice: {:?}", (units, tick, sequence));
+                    let h = &mut highest[tick as usize];
+                    *h = Some(h.map_or(units, |u| u.max(units)));
+                    last = Some((units, tick));
+                }
+            }
+        }
+
         /// Any clock walk, forwards and backwards, with the caller waiting when told to: no
         /// (unit, tick, sequence) is ever issued twice, and every sequence is inside the bounds.
         #[test]
@@ -530,14 +656,17 @@ mod tests {
         /// restart resumes a new generator from the last one written, wherever the clock then is.
         #[test]
         fn no_clock_walk_with_restarts_issues_a_value_twice(
-            steps in proptest::collection::vec((-700i64..=400, 1usize..300, proptest::bool::weighted(0.2)), 1..60),
+            steps in proptest::collection::vec(
+                (prop_oneof![3 => -700i64..=400, 1 => clock_step()], 1usize..300, proptest::bool::weighted(0.2), any::<bool>()),
+                1..60,
+            ),
         ) {
             use high_water::Persisted;
             let mut generator = Generator::new();
             let mut disk = generator.record();
-            let mut clock: i64 = 10_000;
+            let mut clock: i64 = 1_000_000;
             let mut seen = HashSet::new();
-            for (step, calls, restart) in steps {
+            for (step, calls, restart, old) in steps {
                 clock = (clock + step).max(0);
                 if restart {
                     generator = Generator::new();
@@ -545,7 +674,12 @@ mod tests {
                 }
                 for _ in 0..calls {
                     let (units, tick, sequence) = loop {
-                        match generator.next(clock as u64, SequenceBounds::FULL) {
+                        let next = if old {
+                            next_old(&mut generator, clock as u64, SequenceBounds::FULL)
+                        } else {
+                            generator.next(clock as u64, SequenceBounds::FULL)
+                        };
+                        match next {
                             Next::Issue { units, tick, sequence } => break (units, tick, sequence),
                             Next::WaitUntil { units } => clock = units as i64,
                         }
