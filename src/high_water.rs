@@ -88,7 +88,11 @@ fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
         let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         File::open(parent).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory above", e))?;
     }
-    let temporary = path.with_extension("tmp");
+    // A name of this process's own: backends that write the same file at once (the origin record
+    // has no lock) must not rename each other's temporary file away.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temporary = dir.join(format!(".{name}.{}.{write}.tmp", std::process::id()));
     File::create(&temporary)
         .and_then(|mut f| {
             f.write_all(text.as_bytes())?;
@@ -192,6 +196,36 @@ mod tests {
     use super::*;
     use std::sync::{Arc, Barrier};
     use std::thread;
+
+    /// Backends write the origin record without a lock: writers of one file at once all succeed,
+    /// and it ends up holding one of their texts (seen on a real server: "could not rename a new
+    /// version into comb_ext/origin", when all used one temporary name).
+    #[test]
+    fn writers_of_one_file_at_once_all_succeed() {
+        const WRITERS: usize = 8;
+        let dir = std::env::temp_dir().join(format!("comb_ext_one_file_{}", std::process::id())).join(DIR);
+        let _ = fs::remove_dir_all(dir.parent().unwrap());
+        fs::create_dir_all(&dir).unwrap();
+        for round in 0..40 {
+            let start = Arc::new(Barrier::new(WRITERS));
+            let writers: Vec<_> = (0..WRITERS)
+                .map(|i| {
+                    let (dir, start) = (dir.clone(), Arc::clone(&start));
+                    thread::spawn(move || {
+                        start.wait();
+                        replace_file(&dir, "origin", &format!("writer {i}\n"))
+                    })
+                })
+                .collect();
+            for writer in writers {
+                assert_eq!(writer.join().unwrap(), Ok(()), "round {round}");
+            }
+            let text = fs::read_to_string(dir.join("origin")).unwrap();
+            assert!((0..WRITERS).any(|i| text == format!("writer {i}\n")), "{text:?}");
+            assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "temporary files left behind");
+        }
+        fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+    }
 
     /// The first marks of sno, muid and uid8 can be written at the same moment, each under its own
     /// lock, into a directory that does not exist yet (seen in CI: "File exists").

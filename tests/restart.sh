@@ -7,7 +7,7 @@
 # the restart, after which the clock reads from inside span A (by the step) and every generator
 # runs 2 s more. Without the marks on disk sno, muid and uid8 would repeat values of span A (the
 # first scenario, a control, shows it by deleting them). No value may be made twice across the
-# other restarts.
+# other restarts. The identities are set explicitly, so that only the marks protect the values.
 #   bash tests/restart.sh [work dir]      (expects comb_ext installed; port COMB_EXT_TEST_PORT + 11)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -23,7 +23,9 @@ trap 'cluster_stop "$dir"' EXIT
 
 echo "+0" >"$offset"
 chmod 644 "$offset"
-cluster_start "$dir" "$PORT" "max_connections = 30" >/dev/null
+# An explicit sno partition and muid medallion: the derived ones change at every start (a random
+# draw), which alone would set the values of two runs apart; with these, only the marks do.
+cluster_start "$dir" "$PORT" "max_connections = 30" "comb_ext.sno_partition = 4242" "comb_ext.medallion = '0x10000000042'" >/dev/null
 cluster_psql "$dir" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
 cluster_stop "$dir"
 cluster_start_faketime "$dir" "$PORT" "$offset"
