@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): generation cost of two builds of comb_ext in one run, A/B, on one throwaway
+# cluster (not preloaded; each measurement in a new session, which loads whichever library is
+# installed then). For each generator, ns per call net of count(*) over the same series, median of
+# ROUNDS alternating rounds (A, B, A, B, ...), and the ratio B/A.
+#   bash benches/generation_ab.sh STAGE_A STAGE_B [ROUNDS] [CALLS]
+# A stage is what `cargo pgrx package --pg-config "$PG_CONFIG" --out-dir STAGE` writes (a release
+# build). For 0.4.0 against this tree, on the system PostgreSQL 15:
+#   git archive ed3c08e | tar -x -C /tmp/old && (cd /tmp/old && cargo pgrx package --pg-config "$PG_CONFIG" --out-dir /tmp/old-stage)
+#   cargo pgrx package --pg-config "$PG_CONFIG" --out-dir /tmp/new-stage
+#   bash benches/generation_ab.sh /tmp/old-stage /tmp/new-stage
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib/common.sh"
+STAGE_A=$1
+STAGE_B=$2
+ROUNDS=${3:-5}
+CALLS=${4:-2000000}
+DIR=${COMB_EXT_BENCH_DIR:-/tmp/comb_ext_bench_ab}
+PORT=${COMB_EXT_BENCH_PORT:-54344}
+libdir=$("$PG_CONFIG" --pkglibdir)
+extdir="$("$PG_CONFIG" --sharedir)/extension"
+# Installs a stage's files by rename (running backends keep what they mapped).
+install_stage() {
+    local stage=$1 f dest tmp
+    while IFS= read -r -d '' f; do
+        dest=${f#"$stage"}
+        tmp=$(mktemp "$(dirname "$dest")/.ab.XXXXXX")
+        cp "$f" "$tmp"
+        chmod 0644 "$tmp"
+        case $dest in *.so) chmod 0755 "$tmp" ;; esac
+        mv -fT "$tmp" "$dest"
+    done < <(find "$stage" -type f -print0)
+}
+keep=$(mktemp -d)
+cp "$libdir/comb_ext.so" "$extdir"/comb_ext.control "$keep/" 2>/dev/null || true
+cluster_stop "$DIR"
+rm -rf "$DIR"
+trap 'cluster_stop "$DIR"; [ -f "$keep/comb_ext.so" ] && cp "$keep/comb_ext.so" "$libdir/.ab.restore" && mv -fT "$libdir/.ab.restore" "$libdir/comb_ext.so"; rm -rf "$keep"' EXIT
+cluster_start "$DIR" "$PORT" "jit = off" >/dev/null
+install_stage "$STAGE_A"
+cluster_psql "$DIR" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
+
+GENERATORS=("comb_uuid()" "sno_new()" "muid_new()" "uid8_new()" "uid8_new('time_sequential')")
+# ns per call of each generator, net of count(*), in one new session.
+measure() {
+    cluster_psql "$DIR" "$PORT" -d postgres -qAt <<SQL
+CREATE TEMP TABLE t (f text, ns float8);
+DO \$\$
+DECLARE
+    f text;
+    started timestamptz;
+    base float8;
+BEGIN
+    PERFORM count(*) FROM generate_series(1, $CALLS);
+    started := clock_timestamp();
+    PERFORM count(*) FROM generate_series(1, $CALLS);
+    base := extract(epoch FROM clock_timestamp() - started);
+    FOREACH f IN ARRAY ARRAY[$(printf "'%s'," "${GENERATORS[@]//\'/\'\'}" | sed 's/,$//')] LOOP
+        EXECUTE format('SELECT count(%s) FROM generate_series(1, 1000)', f);
+        started := clock_timestamp();
+        EXECUTE format('SELECT count(%s) FROM generate_series(1, $CALLS)', f);
+        INSERT INTO t VALUES (f, (extract(epoch FROM clock_timestamp() - started) - base) * 1e9 / $CALLS);
+    END LOOP;
+END \$\$;
+SELECT f || '|' || round(ns::numeric, 1) FROM t;
+SQL
+}
+results=$(mktemp)
+for round in $(seq 1 "$ROUNDS"); do
+    for side in A B; do
+        stage=$STAGE_A
+        [ $side = B ] && stage=$STAGE_B
+        install_stage "$stage"
+        measure | sed "s/^/$side|/" >>"$results"
+    done
+done
+echo "| generator | A ns/call | B ns/call | B / A |"
+echo "|---|---|---|---|"
+for g in "${GENERATORS[@]}"; do
+    median() { grep -F "$1|$g|" "$results" | cut -d'|' -f3 | sort -n | awk '{v[NR]=$1} END {print v[int((NR + 1) / 2)]}'; }
+    a=$(median A)
+    b=$(median B)
+    printf '| `%s` | %s | %s | %s |\n' "$g" "$a" "$b" "$(echo "scale=3; $b / $a" | bc)"
+done
+rm -f "$results"
