@@ -243,8 +243,9 @@ pub fn server_identity() -> u64 {
 thread_local! {
     /// The functions this session has checked `warn_if_settings_predate_promotion` for.
     static PROMOTION_CHECKED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Whether `refuse_if_settings_predate_promotion` has found the settings changed since.
-    static PROMOTION_SETTINGS_CHANGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Whether `refuse_if_settings_predate_copy` has found the settings changed since the last
+    /// promotion or copy.
+    static SETTINGS_SINCE_COPY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The timeline, when this server was promoted (it is on a timeline past 1) and neither
@@ -295,8 +296,8 @@ pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str
 /// `high_water::origin_now`). For uid8's cluster id: 16 values, nothing derived from the server, so
 /// a copy beside its source repeats its values (a WARNING reaches no application). Checked on every
 /// call until the settings have changed, then never again in the session.
-pub fn refuse_if_settings_predate_promotion(function: &str, settings: &str) {
-    if PROMOTION_SETTINGS_CHANGED.get() {
+pub fn refuse_if_settings_predate_copy(function: &str, settings: &str) {
+    if SETTINGS_SINCE_COPY.get() {
         return;
     }
     // First, so that a copy is on record from its first call, whatever is refused first.
@@ -319,5 +320,5 @@ pub fn refuse_if_settings_predate_promotion(function: &str, settings: &str) {
         }
         crate::high_water::write_origin(function, &crate::core::identity::OriginRecord { copied_at: None, ..origin });
     }
-    PROMOTION_SETTINGS_CHANGED.set(true);
+    SETTINGS_SINCE_COPY.set(true);
 }

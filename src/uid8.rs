@@ -284,7 +284,7 @@ fn now_ms() -> i64 {
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     shared::refuse_in_recovery("uid8_new", "cluster id");
-    shared::refuse_if_settings_predate_promotion("uid8_new", "comb_ext.uid8_cluster_id");
+    shared::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
     let cluster = cluster_id();
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
