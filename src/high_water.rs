@@ -197,6 +197,26 @@ mod tests {
     use std::sync::{Arc, Barrier};
     use std::thread;
 
+    /// Runs `write(dir, i)` for i in 0..writers on as many threads, released at once; their results
+    /// by i.
+    fn at_once(
+        writers: usize,
+        dir: &Path,
+        write: fn(&Path, usize) -> Result<(), String>,
+    ) -> Vec<(usize, Result<(), String>)> {
+        let start = Arc::new(Barrier::new(writers));
+        let threads: Vec<_> = (0..writers)
+            .map(|i| {
+                let (dir, start) = (dir.to_path_buf(), Arc::clone(&start));
+                thread::spawn(move || {
+                    start.wait();
+                    write(&dir, i)
+                })
+            })
+            .collect();
+        threads.into_iter().enumerate().map(|(i, t)| (i, t.join().unwrap())).collect()
+    }
+
     /// Backends write the origin record without a lock: writers of one file at once all succeed,
     /// and it ends up holding one of their texts (seen on a real server: "could not rename a new
     /// version into comb_ext/origin", when all used one temporary name).
@@ -207,18 +227,8 @@ mod tests {
         let _ = fs::remove_dir_all(dir.parent().unwrap());
         fs::create_dir_all(&dir).unwrap();
         for round in 0..40 {
-            let start = Arc::new(Barrier::new(WRITERS));
-            let writers: Vec<_> = (0..WRITERS)
-                .map(|i| {
-                    let (dir, start) = (dir.clone(), Arc::clone(&start));
-                    thread::spawn(move || {
-                        start.wait();
-                        replace_file(&dir, "origin", &format!("writer {i}\n"))
-                    })
-                })
-                .collect();
-            for writer in writers {
-                assert_eq!(writer.join().unwrap(), Ok(()), "round {round}");
+            for (i, result) in at_once(WRITERS, &dir, |dir, i| replace_file(dir, "origin", &format!("writer {i}\n"))) {
+                assert_eq!(result, Ok(()), "round {round}, writer {i}");
             }
             let text = fs::read_to_string(dir.join("origin")).unwrap();
             assert!((0..WRITERS).any(|i| text == format!("writer {i}\n")), "{text:?}");
@@ -238,18 +248,10 @@ mod tests {
             let data_directory = dir.parent().unwrap();
             let _ = fs::remove_dir_all(data_directory);
             fs::create_dir(data_directory).unwrap();
-            let start = Arc::new(Barrier::new(WRITERS));
-            let writers: Vec<_> = (0..WRITERS)
-                .map(|i| {
-                    let (dir, start) = (dir.clone(), Arc::clone(&start));
-                    thread::spawn(move || {
-                        start.wait();
-                        replace_file(&dir, &format!("family{i}"), &format!("mark {i}\n"))
-                    })
-                })
-                .collect();
-            for (i, writer) in writers.into_iter().enumerate() {
-                assert_eq!(writer.join().unwrap(), Ok(()), "round {round}, writer {i}");
+            let written =
+                at_once(WRITERS, &dir, |dir, i| replace_file(dir, &format!("family{i}"), &format!("mark {i}\n")));
+            for (i, result) in written {
+                assert_eq!(result, Ok(()), "round {round}, writer {i}");
                 let text = fs::read_to_string(dir.join(format!("family{i}"))).unwrap();
                 assert_eq!(text, format!("mark {i}\n"));
             }
