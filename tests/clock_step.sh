@@ -35,7 +35,7 @@ cluster_psql "$dir" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
 
 snos() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT sno_new()::text FROM generate_series(1, 20000)"; }
 server_time() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT to_char(clock_timestamp(), 'HH24:MI:SS')"; }
-step() { echo "$1" >"$offset"; sleep 2.5; }   # libfaketime re-reads the file when a whole second has passed
+step() { faketime_step "$offset" "$1"; }
 
 uid8s() {
     cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = 7" \

@@ -29,7 +29,7 @@ cluster_psql "$dir" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext" \
 cluster_stop "$dir"
 cluster_start_faketime "$dir" "$PORT" "$offset"
 sql() { cluster_psql "$dir" "$PORT" -d postgres -qAt "$@"; }
-step() { echo "$1" >"$offset"; sleep 2.5; } # libfaketime re-reads the file once a whole second has passed
+step() { faketime_step "$offset" "$1"; }
 generate() {
     sql -c "INSERT INTO made SELECT 'sno', s::text, sno_time(s), clock_timestamp() FROM (SELECT sno_new() AS s FROM generate_series(1, 20000)) x" \
         -c "INSERT INTO made SELECT 'muid', m::text, muid_timestamp(m), clock_timestamp() FROM (SELECT muid_new() AS m FROM generate_series(1, 20000)) x" \

@@ -59,6 +59,10 @@ cluster_start_faketime() {
     return 1
 }
 
+# faketime_step OFFSET_FILE OFFSET: set a running faketime server's clock offset and wait until it
+# has taken hold (libfaketime re-reads the file once a whole second has passed).
+faketime_step() { echo "$2" >"$1"; sleep 2.5; }
+
 # cluster_wait_ready DIR PORT: wait up to 30 s for the server to take connections.
 cluster_wait_ready() {
     local dir=$1 port=$2
