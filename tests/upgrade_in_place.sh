@@ -120,26 +120,28 @@ mapped() { grep -F "$library" "/proc/$1/maps" | awk '{print $5, $7}' | sort -u; 
 # The first call of each generator attaches its struct in this library.
 FIRST_CALLS="SELECT comb_uuid() IS NOT NULL, sno_new() IS NOT NULL, muid_new() IS NOT NULL, uid8_new('spread') IS NOT NULL, uid8_new('time_sequential') IS NOT NULL;"
 
+# sessions_on_this_library PREFIX: SESSIONS sessions named PREFIX1.., each with its first calls
+# made (so its backend has loaded the library installed now), and ready.
+sessions_on_this_library() {
+    local s
+    for s in $(seq 1 "$SESSIONS"); do
+        open_session "$1$s"
+        NAMES+=("$1$s")
+        send "$1$s" "$FIRST_CALLS"$'\n\\echo ready'
+    done
+    for s in $(seq 1 "$SESSIONS"); do await "$1$s" ready; done
+}
+
 install_stage "$old_stage"
 old_installed=1
 old_inode=$(stat -c %i "$library")
 sql "CREATE EXTENSION comb_ext"
-for s in $(seq 1 $SESSIONS); do
-    open_session "old$s"
-    NAMES+=("old$s")
-    send "old$s" "$FIRST_CALLS"$'\n\\echo ready'
-done
-for s in $(seq 1 $SESSIONS); do await "old$s" ready; done
+sessions_on_this_library old
 
 bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
 old_installed=0
 new_inode=$(stat -c %i "$library")
-for s in $(seq 1 $SESSIONS); do
-    open_session "new$s"
-    NAMES+=("new$s")
-    send "new$s" "$FIRST_CALLS"$'\n\\echo ready'
-done
-for s in $(seq 1 $SESSIONS); do await "new$s" ready; done
+sessions_on_this_library new
 echo "upgrade_in_place: old library inode $old_inode ($(basename "$old_stage")), this build's inode $new_inode"
 
 status=0
