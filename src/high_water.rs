@@ -1,24 +1,37 @@
 //! The generators' high-water marks on disk (`core::high_water`): one small text file per family
-//! in `comb_ext/` under the data directory, replaced atomically (write, fsync, rename, fsync the
-//! directory), read once per server start by the first caller; and the data directory's origin
-//! record beside them (`origin_now`).
+//! in `comb_ext/` under the data directory (`sno.mark`, `muid.mark`, `uid8.mark`), replaced
+//! atomically (write, fsync, rename, fsync the directory), read once per server start by the first
+//! caller; and the data directory's origin record beside them (`origin_now`).
+//!
+//! A mark is written ahead, by a thread of the backend whose call found one due, while every
+//! backend goes on issuing values below the mark already on disk: a stalled disk holds values
+//! back only once that reserve is used up, and then in waits that a cancel or a statement timeout
+//! ends. No LWLock is held during any write after the first of a server start.
+//!
+//! Version 0.4.0 wrote `sno`, `muid` and `uid8` under the generator's lock, and may run beside this
+//! version after a package upgrade (it shares the generator structs): it writes its own file,
+//! and sets `written` to a record it has made durable. This version sets `written` only to records
+//! a mark of its own covers, so a value issued under `written` is covered by one file or the other,
+//! and a restart reads both (then folds the old file into the new one and removes it).
 
-use crate::core::high_water::{self as rule, Persisted};
+use crate::core::high_water::{self as rule, Persisted, RECORD_MAX};
 use crate::core::identity::{self, Origin, OriginRecord};
 use crate::errors;
 use crate::shared::Shared;
-use pgrx::PgSqlErrorCode;
+use pgrx::{pg_sys, PgSqlErrorCode};
+use std::ffi::{c_long, CStr};
 use std::fs::{self, File};
 use std::io::{ErrorKind, Write};
 use std::panic::RefUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Relative to the data directory, every backend's working directory.
 const DIR: &str = "comb_ext";
 
-/// A generator state in shared memory, the record last written for it, and whether it has been
-/// resumed from its file since the server started (shared memory starts afresh at every start and
-/// crash restart).
+/// A generator state in shared memory, the record last made durable for it, and whether it has
+/// been resumed from its file since the server started (shared memory starts afresh at every start
+/// and crash restart). Layout shared with 0.4.0: never change it.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct Durable<P: Persisted> {
@@ -33,12 +46,123 @@ impl<P: Persisted> Durable<P> {
     }
 }
 
+/// The writer of one family's marks, beside its generator and used only under the generator's
+/// lock, except `handoff`, which the writing thread fills. Plain integers, `repr(C)`: versions
+/// after this one share it as it is (README, "Upgrading the package under a running server").
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Writer {
+    plan: Plan,
+    /// Read and written through raw pointers only: the thread writes it while a backend may hold
+    /// the generator's lock.
+    handoff: Handoff,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Plan {
+    /// The mark in this version's file once a write of it has completed (or the one a start
+    /// resumed from): every value it covers may be returned.
+    durable: [i64; RECORD_MAX],
+    has_durable: u32,
+    /// The backend whose thread writes `target`, 0 when no write is under way.
+    writer_pid: i32,
+    target: [i64; RECORD_MAX],
+    /// Writes started since the server started; the last of them that failed, and why.
+    started: u64,
+    failed: u64,
+    failure_len: u32,
+    failure: [u8; MESSAGE_MAX],
+    /// No write ahead before this wall-clock µs, after a failure (a write a value needs goes on).
+    retry_after_us: i64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Handoff {
+    /// WRITING, then WRITTEN or FAILED, set last by the thread.
+    done: u32,
+    message_len: u32,
+    message: [u8; MESSAGE_MAX],
+}
+
+const WRITING: u32 = 0;
+const WRITTEN: u32 = 1;
+const FAILED: u32 = 2;
+const MESSAGE_MAX: usize = 240;
+/// How long writes ahead pause after one failed.
+const RETRY_AFTER_US: i64 = 100_000;
+/// How often a backend whose value waits for a mark looks again (ms).
+const POLL_MS: c_long = 1;
+
+impl Writer {
+    pub const fn new() -> Self {
+        Writer {
+            plan: Plan {
+                durable: [0; RECORD_MAX],
+                has_durable: 0,
+                writer_pid: 0,
+                target: [0; RECORD_MAX],
+                started: 0,
+                failed: 0,
+                failure_len: 0,
+                failure: [0; MESSAGE_MAX],
+                retry_after_us: 0,
+            },
+            handoff: Handoff { done: WRITING, message_len: 0, message: [0; MESSAGE_MAX] },
+        }
+    }
+}
+
+impl Default for Writer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A generator in shared memory and the writer of its marks.
+pub struct Marked<P: Persisted + Copy + RefUnwindSafe + 'static>
+where
+    P::Record: RefUnwindSafe,
+{
+    generator: Shared<Durable<P>>,
+    writer: Shared<Writer>,
+}
+
+impl<P: Persisted + Copy + RefUnwindSafe + 'static> Marked<P>
+where
+    P::Record: RefUnwindSafe,
+{
+    /// `generator` is the struct's name since 0.4.0, `writer` its writer's; `tranche` names the
+    /// wait for either lock in pg_stat_activity.
+    pub const fn new(generator: &'static CStr, writer: &'static CStr, tranche: &'static CStr, state: P) -> Self {
+        Marked {
+            generator: Shared::new(generator, tranche, Durable::new(state)),
+            writer: Shared::new(writer, tranche, Writer::new()),
+        }
+    }
+
+    /// Bytes to reserve at server start.
+    pub const fn size(&self) -> usize {
+        self.generator.size() + self.writer.size()
+    }
+}
+
+/// This version's file of the family, and 0.4.0's.
 fn path<P: Persisted>() -> PathBuf {
+    Path::new(DIR).join(file_name::<P>())
+}
+
+fn file_name<P: Persisted>() -> String {
+    format!("{}.mark", P::NAME)
+}
+
+fn legacy_path<P: Persisted>() -> PathBuf {
     Path::new(DIR).join(P::NAME)
 }
 
-/// Why a mark cannot be used: the file could not be read (58030), or what it holds is not a mark
-/// this server may resume from (XX001).
+/// Why a mark cannot be used: the file could not be read or written (58030), or what it holds is
+/// not a mark this server may resume from (XX001).
 enum Unusable {
     Io(String),
     Damaged(String),
@@ -50,30 +174,25 @@ impl From<String> for Unusable {
     }
 }
 
-/// The record on disk, checked against the format and the clock; `None` only when there is no
-/// file at all (a first start, or an operator removed it). A symbolic link that leads nowhere is
-/// not "no file": the mark it stood for is gone, and starting afresh could repeat its values.
-fn read<P: Persisted>() -> Result<Option<P::Record>, Unusable> {
-    let path = path::<P>();
+/// The record in the file at `path`, checked against the format and the clock; `None` only when
+/// there is no file at all (a first start, or an operator removed it). A symbolic link that leads
+/// nowhere is not "no file": the mark it stood for is gone, and starting afresh could repeat its
+/// values.
+fn read<P: Persisted>(path: &Path) -> Result<Option<P::Record>, Unusable> {
     let damaged = |what: String| Unusable::Damaged(format!("{} {what}", path.display()));
-    match fs::read_to_string(&path) {
+    match fs::read_to_string(path) {
         Ok(text) => {
             let record = rule::from_text::<P>(&text).ok_or_else(|| damaged(format!("holds {text:?}, not a mark")))?;
             P::check(&record, crate::core::time::wall_clock_unix_us())
                 .map_err(|why| damaged(format!("holds {:?}: {why}", text.trim_end())))?;
             Ok(Some(record))
         }
-        Err(e) if e.kind() == ErrorKind::NotFound => match fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => match fs::symlink_metadata(path) {
             Ok(_) => Err(damaged("is a symbolic link to a file that does not exist".into())),
             Err(_) => Ok(None),
         },
         Err(e) => Err(Unusable::Io(format!("could not read {}: {e}", path.display()))),
     }
-}
-
-#[cold]
-fn write<P: Persisted>(record: &P::Record) -> Result<(), String> {
-    replace_file(Path::new(DIR), P::NAME, &rule::to_text::<P>(record))
 }
 
 /// Replaces `dir/name` by `text` so that after a crash it holds the old text or the new one,
@@ -137,42 +256,241 @@ pub fn write_origin(function: &str, record: &OriginRecord) {
 
 const ORIGIN: &str = "origin";
 
-/// Once per server start, outside the hot path. A mark that cannot be used leaves the state
-/// unresumed, so every call fails the same way until an operator acts; nothing spins.
+/// Once per server start, outside the hot path: resumes the state from the marks of this version
+/// and of 0.4.0 (folding the old file into the new one and removing it). A mark that cannot be used
+/// leaves the state unresumed, so every call fails the same way until an operator acts; nothing
+/// spins.
 #[cold]
-fn resume<P: Persisted>(durable: &mut Durable<P>) -> Result<(), Unusable> {
-    if let Some(record) = read::<P>()? {
-        durable.state.resume(record);
-        durable.written = Some(record);
+fn resume<P: Persisted>(durable: &mut Durable<P>, plan: &mut Plan) -> Result<(), Unusable> {
+    let current = read::<P>(&path::<P>())?;
+    let legacy = read::<P>(&legacy_path::<P>())?;
+    let mark = match (current, legacy) {
+        (Some(a), Some(b)) => Some(P::merge(&a, &b)),
+        (a, b) => a.or(b),
+    };
+    if let Some(mark) = mark {
+        if legacy.is_some() {
+            if current != Some(mark) {
+                replace_file(Path::new(DIR), &file_name::<P>(), &rule::to_text::<P>(&mark))?;
+            }
+            // Not fsynced: if the removal is lost in a crash, the next start folds it in again.
+            let old = legacy_path::<P>();
+            fs::remove_file(&old).map_err(|e| format!("could not remove {}: {e}", old.display()))?;
+        }
+        durable.state.resume(mark);
+        durable.written = Some(mark);
+        plan.durable = to_array::<P>(&mark);
+        plan.has_durable = 1;
     }
     durable.resumed = true;
     Ok(())
 }
 
+/// What a call found under the lock: its result may be returned, or only once a mark covering
+/// `needed` is on disk (the write under way, or the next, numbered `write`).
+enum Step<R, Record> {
+    Ready(R),
+    Wait { result: R, needed: Record, write: u64 },
+}
+
 /// Runs `f` on the state under its lock, the first time since the server started after resuming
-/// it from its file. If the record then differs from the one last written, it is written to disk
-/// before the lock is let go and before `f`'s result is used. If that fails, `function` fails
-/// with 58030: nothing `f` issued is returned, and the state stays as `f` left it (ahead, which
-/// only skips values), with its record unwritten, so the next call writes it first.
+/// it from its files, and returns its result once a mark on disk covers what it issued: at once
+/// while the mark written ahead lasts (starting the next write ahead when one is due), else after
+/// a wait for the write under way, which a cancel or statement timeout ends (nothing `f` issued
+/// is returned then: the state stays ahead, which only skips values). If the write fails,
+/// `function` fails with 58030.
 #[inline]
-pub fn update<P, R>(shared: &Shared<Durable<P>>, function: &str, f: impl FnOnce(&mut P) -> R) -> R
+pub fn update<P, R>(marked: &Marked<P>, function: &str, f: impl FnOnce(&mut P) -> R) -> R
 where
     P: Persisted + Copy + RefUnwindSafe + 'static,
     P::Record: RefUnwindSafe,
 {
-    let outcome = shared.with_locked(|durable| {
+    let writer = marked.writer.as_ptr();
+    let step = marked.generator.with_locked(|durable| {
+        // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
+        // pointers only.
+        let plan = unsafe { &mut (*writer).plan };
         if !durable.resumed {
-            resume(durable)?;
+            resume(durable, plan)?;
         }
+        collect(writer, plan);
         let result = f(&mut durable.state);
         let record = durable.state.record();
-        if durable.written != Some(record) && rule::reserves_anything(record.as_ref()) {
-            write::<P>(&record)?;
-            durable.written = Some(record);
+        let position = durable.state.position();
+        let Some(mark) = covering_mark(durable, plan, &record) else {
+            if plan.writer_pid == 0 {
+                start::<P>(writer, plan, &record, position);
+            }
+            return Ok(Step::Wait { result, needed: record, write: plan.started });
+        };
+        if rule::may_raise::<P>(&mark, &record) {
+            durable.state.raise_reservation(mark.as_ref()[0]);
         }
-        Ok(result)
+        let record = durable.state.record();
+        // What 0.4.0 compares its state with: equal, it writes nothing.
+        durable.written = Some(record);
+        if plan.writer_pid == 0 && rule::due::<P>(&mark, &record, position) {
+            let now = crate::core::time::wall_clock_unix_us();
+            if now >= plan.retry_after_us {
+                start::<P>(writer, plan, &record, position);
+            }
+        }
+        Ok(Step::Ready(result))
     });
-    outcome.unwrap_or_else(|e: Unusable| failed(function, e))
+    match step {
+        Ok(Step::Ready(result)) => result,
+        Ok(Step::Wait { result, needed, write }) => {
+            wait_for_mark(marked, function, &needed, write);
+            result
+        }
+        Err(e) => failed(function, e),
+    }
+}
+
+/// A mark on disk that covers `record`: this version's, or the record last made durable by either
+/// version (`written`, which 0.4.0 sets after its own write).
+fn covering_mark<P: Persisted>(durable: &Durable<P>, plan: &Plan, record: &P::Record) -> Option<P::Record> {
+    let on_disk = (plan.has_durable != 0).then(|| from_array::<P>(&plan.durable)).flatten();
+    on_disk.into_iter().chain(durable.written).find(|mark| rule::covers::<P>(mark, record))
+}
+
+/// Sleeps until a mark covering `needed` is on disk, starting writes as they are needed (a writer
+/// whose backend has exited is replaced). Fails with 58030 when write number `write` or a later
+/// one failed.
+#[cold]
+fn wait_for_mark<P>(marked: &Marked<P>, function: &str, needed: &P::Record, write: u64)
+where
+    P: Persisted + Copy + RefUnwindSafe + 'static,
+    P::Record: RefUnwindSafe,
+{
+    let writer = marked.writer.as_ptr();
+    loop {
+        crate::shared::nap(POLL_MS);
+        let outcome = marked.generator.with_locked(|durable| {
+            // SAFETY: as in `update`.
+            let plan = unsafe { &mut (*writer).plan };
+            collect(writer, plan);
+            if covering_mark(durable, plan, needed).is_some() {
+                return Ok(true);
+            }
+            if plan.failed >= write && plan.failed > 0 {
+                return Err(String::from_utf8_lossy(&plan.failure[..plan.failure_len as usize]).into_owned());
+            }
+            if plan.writer_pid != 0 && !alive(plan.writer_pid) {
+                // Its thread ended with it: whatever it wrote is at least the mark before.
+                plan.writer_pid = 0;
+            }
+            if plan.writer_pid == 0 {
+                let record = durable.state.record();
+                start::<P>(writer, plan, &record, durable.state.position());
+            }
+            Ok(false)
+        });
+        match outcome {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(message) => failed(function, Unusable::Io(message)),
+        }
+    }
+}
+
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    unsafe { libc::kill(pid, 0) == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH) }
+}
+
+/// Takes in the result of a finished write, if there is one.
+#[inline]
+fn collect(writer: *mut Writer, plan: &mut Plan) {
+    if plan.writer_pid == 0 {
+        return;
+    }
+    // SAFETY: the handoff lives in shared memory for the server's life; `done` is only ever
+    // accessed atomically, and the message is written before `done` is released.
+    let handoff = unsafe { std::ptr::addr_of_mut!((*writer).handoff) };
+    match unsafe { AtomicU32::from_ptr(std::ptr::addr_of_mut!((*handoff).done)) }.load(Ordering::Acquire) {
+        WRITTEN => {
+            plan.durable = plan.target;
+            plan.has_durable = 1;
+            plan.writer_pid = 0;
+        }
+        FAILED => {
+            // SAFETY: as above; the thread has finished with the handoff.
+            let (len, message) = unsafe { ((*handoff).message_len as usize, (*handoff).message) };
+            plan.failure = message;
+            plan.failure_len = len.min(MESSAGE_MAX) as u32;
+            plan.failed = plan.started;
+            plan.writer_pid = 0;
+            plan.retry_after_us = crate::core::time::wall_clock_unix_us().saturating_add(RETRY_AFTER_US);
+        }
+        _ => {}
+    }
+}
+
+/// Starts a thread that writes the next mark for a state at `record` standing at `position`
+/// (`rule::next_mark`), with every signal blocked in it (PostgreSQL's handlers belong to the
+/// backend's own thread). The thread touches nothing of PostgreSQL's but the handoff.
+fn start<P: Persisted>(writer: *mut Writer, plan: &mut Plan, record: &P::Record, position: i64) {
+    let on_disk = (plan.has_durable != 0).then(|| from_array::<P>(&plan.durable)).flatten();
+    let target = rule::next_mark::<P>(on_disk.as_ref(), record, position);
+    plan.target = to_array::<P>(&target);
+    plan.started += 1;
+    // SAFETY: MyProcPid is this backend's pid; the handoff as in `collect`, and no thread writes
+    // it while no write is under way.
+    plan.writer_pid = unsafe { pg_sys::MyProcPid };
+    let handoff = unsafe { std::ptr::addr_of_mut!((*writer).handoff) };
+    unsafe { AtomicU32::from_ptr(std::ptr::addr_of_mut!((*handoff).done)) }.store(WRITING, Ordering::Relaxed);
+    let (name, text, address) = (file_name::<P>(), rule::to_text::<P>(&target), handoff as usize);
+    let spawned = spawn_without_signals(move || hand_off(address, replace_file(Path::new(DIR), &name, &text)));
+    if let Err(e) = spawned {
+        hand_off(address, Err(format!("could not start a thread to write {}: {e}", path::<P>().display())));
+    }
+}
+
+/// Publishes a write's outcome to the backends.
+fn hand_off(address: usize, outcome: Result<(), String>) {
+    let handoff = address as *mut Handoff;
+    // SAFETY: `address` is the family's handoff in shared memory, valid for the server's life;
+    // only this write's thread writes it until `done` is released.
+    unsafe {
+        let done = if let Err(message) = outcome {
+            let bytes = &message.as_bytes()[..message.len().min(MESSAGE_MAX)];
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                std::ptr::addr_of_mut!((*handoff).message).cast::<u8>(),
+                bytes.len(),
+            );
+            std::ptr::addr_of_mut!((*handoff).message_len).write(bytes.len() as u32);
+            FAILED
+        } else {
+            WRITTEN
+        };
+        AtomicU32::from_ptr(std::ptr::addr_of_mut!((*handoff).done)).store(done, Ordering::Release);
+    }
+}
+
+fn spawn_without_signals(work: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    // SAFETY: the mask is set back right after the spawn; the new thread keeps the full one.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        let spawned = std::thread::Builder::new().name("comb_ext mark".into()).stack_size(256 * 1024).spawn(work);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        spawned.map(drop)
+    }
+}
+
+fn to_array<P: Persisted>(record: &P::Record) -> [i64; RECORD_MAX] {
+    let mut values = [0; RECORD_MAX];
+    values[..record.as_ref().len()].copy_from_slice(record.as_ref());
+    values
+}
+
+fn from_array<P: Persisted>(values: &[i64; RECORD_MAX]) -> Option<P::Record> {
+    let len = std::mem::size_of::<P::Record>() / std::mem::size_of::<i64>();
+    P::Record::try_from(&values[..len.min(RECORD_MAX)]).ok()
 }
 
 #[cold]

@@ -4,8 +4,8 @@
 use crate::core::muid::{self as layout, Field, Muid, Timeline};
 use crate::core::time;
 use crate::errors;
-use crate::high_water::{self, Durable};
-use crate::shared::{self, Shared};
+use crate::high_water::{self, Marked};
+use crate::shared;
 use crate::timestamptz;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
@@ -60,8 +60,8 @@ fn medallion() -> i64 {
 // ---- the generator ---------------------------------------------------------------------------
 
 /// One timeline for the whole server: every session's `muid_new` takes the next µs from it.
-static TIMELINE: Shared<Durable<Timeline>> =
-    Shared::new(c"comb_ext muid timeline v2", c"comb_ext_muid", Durable::new(Timeline::new()));
+static TIMELINE: Marked<Timeline> =
+    Marked::new(c"comb_ext muid timeline v2", c"comb_ext muid mark writer v1", c"comb_ext_muid", Timeline::new());
 
 pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
 

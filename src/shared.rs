@@ -50,8 +50,7 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
 
     /// Runs `f` on the value with the lock held exclusively. `f` must not raise an error or
     /// sleep: it runs while other backends may be waiting for the lock. (The one exception is
-    /// `high_water::update`'s write of a generator's mark, about once a second, which the
-    /// generator's values must wait for anyway.)
+    /// `high_water::update`'s first read of a generator's marks after a server start.)
     #[inline]
     pub fn with_locked<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         let slot = self.attach();
@@ -64,6 +63,13 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
             pg_sys::LWLockRelease(lock);
             result
         }
+    }
+
+    /// The value, for fields that are accessed atomically or under another struct's lock.
+    pub fn as_ptr(&self) -> *mut T {
+        let slot = self.attach();
+        // SAFETY: `slot` points at an initialised Slot<T> for the life of the server.
+        unsafe { std::ptr::addr_of_mut!((*slot).value) }
     }
 
     fn attach(&self) -> *mut Slot<T> {
@@ -103,6 +109,22 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
         pg_sys::LWLockRelease(init_lock);
         pg_sys::LWLockRegisterTranche((*slot).tranche, self.tranche_name.as_ptr());
         slot
+    }
+}
+
+/// Sleeps up to `ms` milliseconds on the backend's latch, seen as an extension wait in
+/// pg_stat_activity, after handling any pending cancel, statement timeout or termination.
+pub fn nap(ms: c_long) {
+    pgrx::check_for_interrupts!();
+    // SAFETY: MyLatch is this backend's own latch, valid for its whole life.
+    unsafe {
+        pg_sys::WaitLatch(
+            pg_sys::MyLatch,
+            (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as c_int,
+            ms,
+            pg_sys::PG_WAIT_EXTENSION,
+        );
+        pg_sys::ResetLatch(pg_sys::MyLatch);
     }
 }
 
@@ -156,17 +178,7 @@ impl ClockWait {
             if waited_ms >= bound_ms {
                 self.fail(remaining, waited_ms, bound_ms);
             }
-            let timeout_ms = ((remaining + 999) / 1000).min(SLICE_MS).min(bound_ms - waited_ms).max(1);
-            // SAFETY: MyLatch is this backend's own latch, valid for its whole life.
-            unsafe {
-                pg_sys::WaitLatch(
-                    pg_sys::MyLatch,
-                    (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as c_int,
-                    timeout_ms as c_long,
-                    pg_sys::PG_WAIT_EXTENSION,
-                );
-                pg_sys::ResetLatch(pg_sys::MyLatch);
-            }
+            nap(((remaining + 999) / 1000).min(SLICE_MS).min(bound_ms - waited_ms).max(1) as c_long);
         }
     }
 

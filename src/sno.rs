@@ -5,8 +5,8 @@
 use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::core::{range, time};
 use crate::errors;
-use crate::high_water::{self, Durable};
-use crate::shared::{self, Shared};
+use crate::high_water::{self, Marked};
+use crate::shared;
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
@@ -114,8 +114,8 @@ fn sequence_bounds() -> SequenceBounds {
 
 /// One sno generator for the whole server: every session draws from it, so no two sessions ever
 /// hold the same (time, tick, sequence), whatever their number.
-static GENERATOR: Shared<Durable<Generator>> =
-    Shared::new(c"comb_ext sno generator v2", c"comb_ext_sno", Durable::new(Generator::new()));
+static GENERATOR: Marked<Generator> =
+    Marked::new(c"comb_ext sno generator v2", c"comb_ext sno mark writer v1", c"comb_ext_sno", Generator::new());
 
 pub const SHARED_MEMORY_BYTES: usize = GENERATOR.size();
 

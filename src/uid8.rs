@@ -4,7 +4,7 @@
 use crate::core::time;
 use crate::core::uid8::{self, Generators, Mode, Next, Parts, Reservation};
 use crate::errors;
-use crate::high_water::{self, Durable};
+use crate::high_water::{self, Marked};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
 use pgrx::callconv::{BoxRet, FcInfo};
@@ -134,8 +134,8 @@ struct Session {
 static HIGH_WATER: Shared<[i64; uid8::GENERATOR_MAX as usize + 1]> =
     Shared::new(c"comb_ext uid8 high-water v1", c"comb_ext_uid8", [i64::MIN; uid8::GENERATOR_MAX as usize + 1]);
 /// A bound on every millisecond issued on any id, on disk: ids claimed after a restart start past it.
-static RESERVATION: Shared<Durable<Reservation>> =
-    Shared::new(c"comb_ext uid8 reservation v1", c"comb_ext_uid8", Durable::new(Reservation::new()));
+static RESERVATION: Marked<Reservation> =
+    Marked::new(c"comb_ext uid8 reservation v1", c"comb_ext uid8 mark writer v1", c"comb_ext_uid8", Reservation::new());
 pub const SHARED_MEMORY_BYTES: usize = HIGH_WATER.size() + RESERVATION.size();
 
 impl Session {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Marks on disk that are damaged but still parse, or that a clock far ahead wrote, are refused:
-# sno_new, muid_new and uid8_new fail with XX001 naming the file and the value, issue nothing,
+# Marks on disk that are damaged but still parse, or that a clock far ahead wrote, are refused
+# (this version's files, comb_ext/sno.mark and the others, and 0.4.0's, comb_ext/sno and the others,
+# which a start after an upgrade folds in): sno_new, muid_new and uid8_new fail with XX001 naming
+# the file and the value, issue nothing,
 # leave the file as it is, and do not spin (every call returns at once, and the backends use no
 # CPU to speak of). Removing the file, the documented recovery, makes the generator work again.
 #   bash tests/damaged_marks.sh WORK_DIR    (expects comb_ext installed; port COMB_EXT_TEST_PORT + 20, default 54350)
@@ -31,17 +33,21 @@ cases=(
     "sno drifts past 32 bits|sno $(sno_units "$now_us") 0 4294967296|-|-"
     "not a mark|sno 1 2|muid x|uid8 1 2"
     "dangling symbolic link|link|link|link"
+    "0.4.0's file two days ahead|sno $(sno_units $((now_us + 2 * day_us))) 0 0|muid $((now_us + 2 * day_us))|uid8 $(((now_us + 2 * day_us) / 1000))|legacy"
 )
 declare -A generator=([sno]="sno_new()" [muid]="muid_new()" [uid8]="uid8_new()") marks=()
 failures=0
-# A case names each family's mark, or - for a family it leaves without one (not checked).
+# A case names each family's mark, or - for a family it leaves without one (not checked), and
+# "legacy" if the marks are 0.4.0's files.
 for case in "${cases[@]}"; do
-    IFS='|' read -r name marks[sno] marks[muid] marks[uid8] <<<"$case"
+    IFS='|' read -r name marks[sno] marks[muid] marks[uid8] legacy <<<"$case"
+    suffix=.mark
+    [ "$legacy" = legacy ] && suffix=
     cluster_stop "$DIR"
     mkdir -p "$DIR/comb_ext"
     for family in sno muid uid8; do
-        file="$DIR/comb_ext/$family"
-        rm -f "$file"
+        file="$DIR/comb_ext/$family$suffix"
+        rm -f "$DIR/comb_ext/$family" "$DIR/comb_ext/$family.mark"
         if [ "${marks[$family]}" = - ]; then
             continue
         elif [ "${marks[$family]}" = link ]; then
@@ -57,14 +63,14 @@ for case in "${cases[@]}"; do
     for family in sno muid uid8; do
         [ "${marks[$family]}" != - ] || continue
         refused+=("${generator[$family]}")
-        before=$(ls -l "$DIR/comb_ext/$family"; cat "$DIR/comb_ext/$family" 2>/dev/null || true)
+        before=$(ls -l "$DIR/comb_ext/$family$suffix"; cat "$DIR/comb_ext/$family$suffix" 2>/dev/null || true)
         started=$(date +%s%N)
         # Three calls in one session: each fails the same way (the mark stays unresumed).
         out=$(sql -v ON_ERROR_STOP=0 -c "\\set VERBOSITY verbose" -c "SELECT ${generator[$family]}" \
             -c "SELECT ${generator[$family]}" -c "SELECT ${generator[$family]}" 2>&1 || true)
         ms=$((($(date +%s%N) - started) / 1000000))
-        after=$(ls -l "$DIR/comb_ext/$family"; cat "$DIR/comb_ext/$family" 2>/dev/null || true)
-        errors=$(grep -c "ERROR:  XX001: .*comb_ext/$family" <<<"$out" || true)
+        after=$(ls -l "$DIR/comb_ext/$family$suffix"; cat "$DIR/comb_ext/$family$suffix" 2>/dev/null || true)
+        errors=$(grep -c "ERROR:  XX001: .*comb_ext/$family$suffix " <<<"$out" || true)
         if [ "$errors" != 3 ] || [ "$before" != "$after" ] || [ "$ms" -gt 3000 ]; then
             echo "damaged marks: $name, $family: $errors of 3 calls failed with XX001 naming the file in $ms ms; file unchanged: $([ "$before" = "$after" ] && echo yes || echo no)" >&2
             echo "$out" >&2
@@ -78,8 +84,8 @@ done
 # 93% of a CPU until comb_ext.max_clock_wait): every call is refused at once, and the backend's
 # CPU time (from /proc) stays small.
 cluster_stop "$DIR"
-printf 'sno high-water v1 %s -1 0\n' "$(sno_units "$now_us")" >"$DIR/comb_ext/sno"
-rm -f "$DIR/comb_ext/muid" "$DIR/comb_ext/uid8"
+rm -f "$DIR"/comb_ext/*
+printf 'sno high-water v1 %s -1 0\n' "$(sno_units "$now_us")" >"$DIR/comb_ext/sno.mark"
 chown -hR postgres:postgres "$DIR/comb_ext"
 cluster_start "$DIR" "$PORT"
 PGAPPNAME=spin_check sql >"$DIR/spin.out" 2>&1 <<'SQL' &
@@ -111,11 +117,11 @@ cpu_share=$(((ticks_after - ticks_before) * 100 / ($(getconf CLK_TCK) * 8)))
 echo "damaged marks: sno with wall_safe -1: $refused calls in 10 s, each refused at once; the calling backend used ${cpu_share}% of a CPU"
 [ "$refused" -gt 100 ] 2>/dev/null || { cat "$DIR/spin.out" >&2; echo "damaged marks: too few refusals in 10 s" >&2; failures=$((failures + 1)); }
 [ "$cpu_share" -lt 50 ] || { echo "damaged marks: the backend used ${cpu_share}% of a CPU" >&2; failures=$((failures + 1)); }
-grep -q -- ' -1 0$' "$DIR/comb_ext/sno" || { echo "damaged marks: the sno mark was rewritten" >&2; failures=$((failures + 1)); }
+grep -q -- ' -1 0$' "$DIR/comb_ext/sno.mark" || { echo "damaged marks: the sno mark was rewritten" >&2; failures=$((failures + 1)); }
 
 # The documented recovery: with the file removed (no stored value can repeat here), it works.
 cluster_stop "$DIR"
-rm -f "$DIR/comb_ext/sno"
+rm -f "$DIR/comb_ext/sno.mark"
 cluster_start "$DIR" "$PORT"
 sql -c "SELECT sno_new() IS NOT NULL AND muid_new() IS NOT NULL AND uid8_new() IS NOT NULL" | grep -qx t ||
     { echo "damaged marks: generators fail after the marks were removed" >&2; failures=$((failures + 1)); }

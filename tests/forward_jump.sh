@@ -68,7 +68,7 @@ done
 # The recovery: no stored value lies past the clock here except the ones made ahead, which this
 # test keeps nowhere else; so the marks go, and the generators start from the clock.
 as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
-rm -f "$dir"/comb_ext/sno "$dir"/comb_ext/muid "$dir"/comb_ext/uid8
+rm -f "$dir"/comb_ext/sno.mark "$dir"/comb_ext/muid.mark "$dir"/comb_ext/uid8.mark
 cluster_start_faketime "$dir" "$PORT" "$offset"
 sql -c "DELETE FROM made" >/dev/null
 generate

@@ -161,5 +161,5 @@ for kind in clean kill9 crash; do
     done
 done
 echo "marks on disk: $(cat "$dir"/comb_ext/* | tr '\n' ';')"
-[ "$(cut -d' ' -f1 "$dir/comb_ext/sno")" = sno ] || { echo "FAILED: no marks written"; status=1; }
+[ "$(cut -d' ' -f1 "$dir/comb_ext/sno.mark")" = sno ] || { echo "FAILED: no marks written"; status=1; }
 exit $status

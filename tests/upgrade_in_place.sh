@@ -207,4 +207,27 @@ if grep -E "terminated by signal|reinitializing" "$cluster/server.log" >&2; then
     echo "upgrade_in_place: a backend crashed (server log above)" >&2
     status=1
 fi
+
+# The restart that completes the upgrade: the old sessions end, and the first call of each family
+# reads both versions' marks (0.4.0's comb_ext/sno and the others, this version's sno.mark and the
+# others), folds the old file into the new one and removes it. Nothing made before repeats.
+for name in "${!FD[@]}"; do
+    fd=${FD[$name]}
+    exec {fd}>&-
+    unset "FD[$name]"
+done
+wait
+cluster_stop "$cluster"
+before=$(cd "$cluster/comb_ext" && ls | tr '\n' ' ')
+cluster_start "$cluster" "$PORT"
+for spec in "${GENERATORS[@]}"; do
+    IFS='|' read -r label expression <<<"$spec"
+    sql "COPY (SELECT $expression FROM generate_series(1, $PER_SESSION)) TO STDOUT" >"$WORK/out/$label.after"
+    repeated=$(cat "$WORK/out/$label".* | sort | uniq -d | wc -l)
+    echo "$label after the restart: $PER_SESSION more values, $repeated repeated"
+    [ "$repeated" -eq 0 ] || { echo "FAILED: $label after the restart" >&2; status=1; }
+done
+after=$(cd "$cluster/comb_ext" && ls | tr '\n' ' ')
+echo "upgrade_in_place: comb_ext/ held ${before}before the restart, ${after}after it"
+[ "$after" = "muid.mark origin sno.mark uid8.mark " ] || { echo "FAILED: 0.4.0's marks were not folded in" >&2; status=1; }
 exit $status

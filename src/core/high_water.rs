@@ -1,34 +1,89 @@
 //! The high-water marks generators keep on disk, so that no value repeats across a restart even
-//! when the clock was set back meanwhile. Like a timestamp oracle, a generator reserves a window
-//! ahead: before it returns a value at time `t` at or past its mark, it moves the mark to
-//! `t + WINDOW` and the caller writes it to disk. So the disk is written once per window of
-//! generated time, and every value ever issued lies below the mark on disk. After a restart the
-//! generator resumes from that mark (`Persisted::resume`).
+//! when the clock was set back meanwhile. Like a timestamp oracle, a generator reserves ahead:
+//! a value is returned only once a mark on disk covers it ([`covers`]), and every value ever
+//! issued lies below the mark on disk. After a restart the generator resumes from that mark
+//! (`Persisted::resume`).
+//!
+//! The mark is written ahead, off the path of the values: when less than a window is left
+//! ([`due`]), one writer puts a mark two windows past where the generator stands ([`ahead`]) while
+//! values go on below the mark already on disk. So the disk is written about once per window of
+//! generated time, and a write that stalls holds values back only once the window left runs out.
 
-/// How far ahead a mark is reserved: at most one write and fsync per second of generated time,
-/// and at most a second by which a restart pushes a generator ahead of the clock.
+/// The step of the marks: about one write and fsync per second of generated time, a second of
+/// generation in reserve while a write is under way, and at most two seconds by which a restart
+/// pushes a generator ahead of the clock.
 pub const WINDOW_US: i64 = 1_000_000;
 
-/// How far past the clock a mark read at a server start may lie. A mark is at most a window past
-/// the values issued before it was written, so one further ahead was written by a clock that ran
+/// How far past the clock a mark read at a server start may lie. A mark is at most two windows
+/// past the values issued before it was written, so one further ahead was written by a clock that ran
 /// far ahead (and has come back), or the file is damaged. Resuming from it would run muid and uid8
 /// far into the future and make sno wait on every call, so it is refused until an operator
 /// decides (README: "Marks on disk"). A day leaves room for any clock step back we test (an hour).
 pub const MAX_AHEAD_US: i64 = super::time::US_PER_DAY;
 
-/// A generator state whose `record` must be on disk before the values it issued are returned.
+/// A generator state whose `record` must be covered by a mark on disk before the values it issued
+/// are returned.
 pub trait Persisted {
-    /// Its file's name, and the first word of the file's text.
+    /// The family: the first word of its mark's text, and the name of its file.
     const NAME: &'static str;
+    /// [`WINDOW_US`] in the unit of the reservation.
+    const WINDOW: i64;
     /// The first value is the reservation: a record whose reservation is 0 reserved nothing, and
-    /// is not written.
+    /// is not written. At most [`RECORD_MAX`] values.
     type Record: Copy + PartialEq + AsRef<[i64]> + for<'a> TryFrom<&'a [i64]>;
     fn record(&self) -> Self::Record;
+    /// A record that covers both `a` and `b`: a restart from it repeats no value issued under
+    /// either. The later one when they are ordered, as records of one generator are.
+    fn merge(a: &Self::Record, b: &Self::Record) -> Self::Record {
+        if a.as_ref()[0] >= b.as_ref()[0] {
+            *a
+        } else {
+            *b
+        }
+    }
+    /// Where the state stands, in the unit of the reservation: the last value it issued, or the
+    /// clock's reading where it does not keep that.
+    fn position(&self) -> i64;
+    /// Raises the reservation to `to`: a mark on disk that reserves up to it covers the state.
+    fn raise_reservation(&mut self, to: i64);
     /// The state of a restarted server from the record last written before it stopped.
     fn resume(&mut self, record: Self::Record);
     /// Why `record` cannot be this family's mark with the wall clock at `now_us` (unix µs): a
     /// value outside what the format can hold, or more than [`MAX_AHEAD_US`] past the clock.
     fn check(record: &Self::Record, now_us: i64) -> Result<(), String>;
+}
+
+/// The most values a record holds (sno's three).
+pub const RECORD_MAX: usize = 4;
+
+/// Whether every value issued under `issued` is covered by `mark`: a restart from `mark` repeats none.
+pub fn covers<P: Persisted>(mark: &P::Record, issued: &P::Record) -> bool {
+    P::merge(mark, issued) == *mark
+}
+
+/// Whether a state at `record`, standing at `position`, may take the reservation of `mark` as its
+/// own: `mark` covers it and differs only in the reservation.
+pub fn may_raise<P: Persisted>(mark: &P::Record, record: &P::Record) -> bool {
+    covers::<P>(mark, record) && mark.as_ref()[1..] == record.as_ref()[1..]
+}
+
+/// Whether a mark should be written ahead now: `mark` covers the state at `record`, but less than
+/// a window is left between where it stands and the mark.
+pub fn due<P: Persisted>(mark: &P::Record, record: &P::Record, position: i64) -> bool {
+    covers::<P>(mark, record) && position.saturating_add(P::WINDOW) >= mark.as_ref()[0]
+}
+
+/// The mark to write for a state at `record` standing at `position`, with `on_disk` the mark
+/// there now: two windows past where it stands (one to go on in while the next write is under
+/// way), never below its reservation, and never behind the mark on disk (the clock a position is
+/// read from can step back).
+pub fn next_mark<P: Persisted>(on_disk: Option<&P::Record>, record: &P::Record, position: i64) -> P::Record {
+    let mut values = [0; RECORD_MAX];
+    let values = &mut values[..record.as_ref().len()];
+    values.copy_from_slice(record.as_ref());
+    values[0] = values[0].max(position.saturating_add(2 * P::WINDOW));
+    let ahead = P::Record::try_from(values).unwrap_or(*record);
+    on_disk.map_or(ahead, |mark| P::merge(mark, &ahead))
 }
 
 /// Whether a record reserved anything (see [`Persisted::Record`]).
@@ -88,9 +143,16 @@ mod tests {
     struct Two([i64; 2]);
     impl Persisted for Two {
         const NAME: &'static str = "two";
+        const WINDOW: i64 = 10;
         type Record = [i64; 2];
         fn record(&self) -> [i64; 2] {
             self.0
+        }
+        fn position(&self) -> i64 {
+            self.0[0]
+        }
+        fn raise_reservation(&mut self, to: i64) {
+            self.0[0] = self.0[0].max(to);
         }
         fn resume(&mut self, record: [i64; 2]) {
             self.0 = record;
@@ -114,6 +176,42 @@ mod tests {
         assert_eq!(ahead_limit(i64::MIN, 0, 1, 500), 0);
         assert_eq!(ahead_limit(7_000 + MAX_AHEAD_US, 1_000, 4_000, i64::MAX), (6_000 + 2 * MAX_AHEAD_US) / 4_000);
         assert!(reserves_anything(&[1, -5]) && !reserves_anything(&[0, 9]) && !reserves_anything(&[]));
+    }
+
+    #[test]
+    fn a_mark_is_written_two_windows_ahead_once_less_than_a_window_is_left() {
+        // Covered: the mark's reservation at or past the state's.
+        assert!(covers::<Two>(&[100, 0], &[100, 0]) && covers::<Two>(&[101, 0], &[100, 0]));
+        assert!(!covers::<Two>(&[99, 0], &[100, 0]));
+        // Due from a window before the mark on, and only while the mark covers the state (past
+        // it, values wait for a write whatever `due` says).
+        assert!(!due::<Two>(&[100, 0], &[90, 0], 89));
+        assert!(due::<Two>(&[100, 0], &[90, 0], 90));
+        assert!(!due::<Two>(&[100, 0], &[110, 0], 100));
+        // Two windows past where the state stands, never below its own reservation nor the mark
+        // on disk.
+        assert_eq!(next_mark::<Two>(None, &[100, 7], 90), [110, 7]);
+        assert_eq!(next_mark::<Two>(None, &[150, 7], 90), [150, 7]);
+        assert_eq!(next_mark::<Two>(None, &[1, 7], i64::MAX), [i64::MAX, 7]);
+        assert_eq!(next_mark::<Two>(Some(&[200, 7]), &[100, 7], 90), [200, 7]);
+        // A state takes a mark's reservation only when nothing else differs.
+        assert!(may_raise::<Two>(&[110, 7], &[100, 7]));
+        assert!(!may_raise::<Two>(&[110, 8], &[100, 7]) && !may_raise::<Two>(&[90, 7], &[100, 7]));
+        // In steady use, one write per window keeps a window in reserve: the state reaches the
+        // mark written at the last due point no earlier than a window later.
+        let mut mark = [20, 0];
+        let mut writes = 0;
+        for position in 0..1_000 {
+            let record = [position + 1, 0];
+            assert!(covers::<Two>(&mark, &record), "position {position}: the reserve ran out");
+            if due::<Two>(&mark, &record, position) {
+                let next = next_mark::<Two>(Some(&mark), &record, position);
+                assert!(next[0] - position >= 2 * Two::WINDOW);
+                mark = next;
+                writes += 1;
+            }
+        }
+        assert!((90..=110).contains(&writes), "{writes} writes for 100 windows");
     }
 
     #[test]

@@ -170,14 +170,23 @@ impl Timeline {
 
 impl high_water::Persisted for Timeline {
     const NAME: &'static str = "muid";
+    const WINDOW: i64 = high_water::WINDOW_US;
     type Record = [i64; 1];
 
     fn record(&self) -> [i64; 1] {
         [self.reserved]
     }
 
+    fn position(&self) -> i64 {
+        self.last
+    }
+
+    fn raise_reservation(&mut self, to: i64) {
+        self.reserved = self.reserved.max(to);
+    }
+
     fn check(&[reserved]: &[i64; 1], now_us: i64) -> Result<(), String> {
-        let limit = high_water::ahead_limit(now_us, 0, 1, TIMESTAMP_MAX + high_water::WINDOW_US);
+        let limit = high_water::ahead_limit(now_us, 0, 1, TIMESTAMP_MAX + 2 * high_water::WINDOW_US);
         high_water::check_range("reservation", reserved, 1, limit, "µs since 1970")
     }
 
