@@ -121,3 +121,5 @@ COMMENT ON FUNCTION uid8_from_parts(bigint, integer, integer, integer, uid8_mode
   '8-byte unique ID from its fields: timestamp_ms 0..2^42-1, sequence 0..63, generator 0..2047, cluster 0..15';
 COMMENT ON FUNCTION uid8_to_bytea(bigint) IS 'The 8 bytes of an ID, big-endian (the library''s byte form)';
 COMMENT ON FUNCTION uid8_from_bytea(bytea) IS 'ID from exactly 8 bytes, big-endian';
+COMMENT ON FUNCTION comb_ext_marks() IS
+  'The high-water marks of sno_new, muid_new and uid8_new on disk (comb_ext/ in the data directory) next to the wall clock: the time each reserves up to, how far ahead of the clock, the values, and why a start would refuse one';

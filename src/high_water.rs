@@ -222,6 +222,41 @@ fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
 }
 
+/// One file of a family's marks as `comb_ext_marks()` shows it.
+pub struct MarkFile {
+    /// Relative to the data directory.
+    pub file: String,
+    /// The values the file holds, if it holds a mark's text (checked or not).
+    pub record: Option<Vec<i64>>,
+    /// The reservation as unix µs.
+    pub reservation_unix_us: Option<i64>,
+    /// Why a start would refuse it (the error a generator gives), if it would.
+    pub problem: Option<String>,
+}
+
+/// The files of `P`'s marks: this version's, whether it exists or not, and 0.4.0's if there is one,
+/// as a start would read them.
+pub fn mark_files<P: Persisted>() -> Vec<MarkFile> {
+    let legacy = legacy_path::<P>();
+    let legacy_exists = fs::symlink_metadata(&legacy).is_ok();
+    let paths = std::iter::once(path::<P>()).chain(legacy_exists.then_some(legacy));
+    paths
+        .map(|path| {
+            let record = fs::read_to_string(&path).ok().and_then(|text| rule::from_text::<P>(&text));
+            let problem = match read::<P>(&path) {
+                Ok(_) => None,
+                Err(Unusable::Io(why) | Unusable::Damaged(why)) => Some(why),
+            };
+            MarkFile {
+                file: path.display().to_string(),
+                record: record.map(|r| r.as_ref().to_vec()),
+                reservation_unix_us: record.map(|r| P::reservation_unix_us(r.as_ref()[0])),
+                problem,
+            }
+        })
+        .collect()
+}
+
 /// `comb_ext/origin`: where the data directory was when a generator last ran
 /// (`core::identity::OriginRecord`), brought up to date with where it is now, and written if that
 /// changed it. `None` from a first run. Errors are 58030 (read or written) or XX001 (damaged).

@@ -9,6 +9,7 @@ mod comb;
 mod compat;
 mod errors;
 mod high_water;
+mod marks;
 mod muid;
 mod planner;
 mod shared;

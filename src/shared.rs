@@ -184,7 +184,7 @@ impl ClockWait {
 
     /// The 55000 error: how far ahead of the clock the value waited for is, and that the clock
     /// was set back only if a step back was seen (after a restart, the mark reserved before it is
-    /// up to a second ahead of the values issued, and the clock may not have moved at all).
+    /// up to two seconds ahead of the values issued, and the clock may not have moved at all).
     fn fail(&self, ahead_us: i64, waited_ms: i64, bound_ms: i64) -> ! {
         let seen = if self.stepped_back_us > 0 {
             format!("; the clock was seen to step back {:.3} s during the wait", self.stepped_back_us as f64 / 1e6)
@@ -198,7 +198,7 @@ impl ClockWait {
                 self.function,
                 ahead_us as f64 / 1e6
             ),
-            Some("Values must not repeat, so generation waits until the clock passes the last value issued. If the clock is right, wait and retry (a mark is at most a second ahead); if it was set back, correct it, or raise comb_ext.max_clock_wait."),
+            Some("Values must not repeat, so generation waits until the clock passes the last value issued. If the clock is right, wait and retry (a mark is at most two seconds ahead); if it was set back, correct it, or raise comb_ext.max_clock_wait."),
         )
     }
 }

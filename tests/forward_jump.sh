@@ -5,8 +5,8 @@
 #   clock), sno_new toggles its tick-tock bit and goes on at the clock, and uid8_new goes on from
 #   them on a generator id that made them, at the clock on another;
 # - after a restart every generator's mark lies more than a day past the clock, so each refuses with
-#   XX001 naming its file, issuing nothing (a jump of less than a day resumes: muid and uid8 then run
-#   ahead of the clock until it catches up);
+#   XX001 naming its file, issuing nothing, and comb_ext_marks() shows each mark and why (a jump of
+#   less than a day resumes: muid and uid8 then run ahead of the clock until it catches up);
 # - the documented recovery (stop, remove the marks when no stored value lies past the clock, start)
 #   brings every generator back at the clock.
 #   bash tests/forward_jump.sh WORK_DIR    (expects comb_ext installed; port COMB_EXT_TEST_PORT + 24, default 54354)
@@ -65,6 +65,12 @@ for call in "sno_new()" "muid_new()" "uid8_new()"; do
     echo "forward jump: after a restart, $call: ${line:-$out}"
     [ -n "$line" ] || failures=$((failures + 1))
 done
+# comb_ext_marks() shows them next to the clock, and why each is refused (sno's reservation went
+# on at the clock in its other tick; its highest unit before the step back is the one ahead).
+marks=$(sql -F ' ' -c "SELECT family, round(extract(epoch FROM ahead) / 3600.0, 1), problem IS NOT NULL FROM comb_ext_marks() ORDER BY family" | tr '\n' ' ')
+echo "forward jump: comb_ext_marks() after the restart (family, hours ahead, refused): $marks"
+[ "$(sql -c "SELECT count(*) FILTER (WHERE problem LIKE '%at most a day past the clock%'), count(*) FILTER (WHERE family <> 'sno' AND ahead > interval '47 hours') FROM comb_ext_marks()")" = "3|2" ] ||
+    { echo "forward jump: comb_ext_marks() does not show the marks ahead and refused" >&2; failures=$((failures + 1)); }
 # The recovery: no stored value lies past the clock here except the ones made ahead, which this
 # test keeps nowhere else; so the marks go, and the generators start from the clock.
 as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null

@@ -46,6 +46,8 @@ pub trait Persisted {
     fn position(&self) -> i64;
     /// Raises the reservation to `to`: a mark on disk that reserves up to it covers the state.
     fn raise_reservation(&mut self, to: i64);
+    /// A reservation as unix µs (saturating), to show it next to the clock.
+    fn reservation_unix_us(reservation: i64) -> i64;
     /// The state of a restarted server from the record last written before it stopped.
     fn resume(&mut self, record: Self::Record);
     /// Why `record` cannot be this family's mark with the wall clock at `now_us` (unix µs): a
@@ -153,6 +155,9 @@ mod tests {
         }
         fn raise_reservation(&mut self, to: i64) {
             self.0[0] = self.0[0].max(to);
+        }
+        fn reservation_unix_us(reservation: i64) -> i64 {
+            reservation
         }
         fn resume(&mut self, record: [i64; 2]) {
             self.0 = record;

@@ -185,6 +185,10 @@ impl high_water::Persisted for Timeline {
         self.reserved = self.reserved.max(to);
     }
 
+    fn reservation_unix_us(reservation: i64) -> i64 {
+        reservation
+    }
+
     fn check(&[reserved]: &[i64; 1], now_us: i64) -> Result<(), String> {
         let limit = high_water::ahead_limit(now_us, 0, 1, TIMESTAMP_MAX + 2 * high_water::WINDOW_US);
         high_water::check_range("reservation", reserved, 1, limit, "µs since 1970")

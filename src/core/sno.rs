@@ -242,6 +242,10 @@ impl high_water::Persisted for Generator {
         self.reserved = self.reserved.max(to.max(0) as u64);
     }
 
+    fn reservation_unix_us(reservation: i64) -> i64 {
+        reservation.saturating_mul(UNIT_US).saturating_add(EPOCH_UNIX_US)
+    }
+
     /// The current tick holds values below `reserved` only, the other one up to `wall_safe`:
     /// resume as if the unit before `reserved` were full. A clock that reads behind it now is a
     /// regression like any other (toggle, or wait if it is not past `wall_safe`).

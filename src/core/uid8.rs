@@ -103,8 +103,8 @@ pub enum Next {
 }
 
 /// A millisecond at most this far ahead of the clock waits for it (a full millisecond, a claim
-/// after a restart, whose mark is up to a second ahead); further ahead, the clock was set back,
-/// and the generator goes on without waiting.
+/// after a restart, whose mark is up to two seconds ahead); further ahead, the clock was set back
+/// or the mark was written far ahead, and the generator goes on without waiting.
 pub const WAIT_AHEAD_MS: i64 = high_water::WINDOW_US / 1_000;
 
 /// After a failed extra claim (every id of the cluster id held), this many full milliseconds
@@ -253,7 +253,7 @@ impl Reservation {
     }
 
     /// The last millisecond an earlier run of the server may have issued (not the current mark,
-    /// which runs up to a second ahead of what this run issued).
+    /// which runs up to two seconds ahead of what this run issued).
     pub fn last_ms(&self) -> i64 {
         self.resumed_ms - 1
     }
@@ -276,6 +276,10 @@ impl high_water::Persisted for Reservation {
 
     fn raise_reservation(&mut self, to: i64) {
         self.reserved_ms = self.reserved_ms.max(to);
+    }
+
+    fn reservation_unix_us(reservation: i64) -> i64 {
+        reservation.saturating_mul(super::time::US_PER_MS)
     }
 
     /// 0 too: 0.4.0 wrote it when an id was claimed before any was issued (nothing reserved).

@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION comb_ext UPDATE from each previous release, 0.1.0, 0.2.0 and 0.3.0 (scripts/test.sh
+-- ALTER EXTENSION comb_ext UPDATE from each previous release, 0.1.0, 0.2.0, 0.3.0 and 0.4.0 (scripts/test.sh
 -- installs their scripts from tests/upgrade/, as a server that ran them has them), gives exactly
 -- the extension a fresh install gives: the same objects, function definitions, comments, and
 -- operator-family members (support functions such as btequalimage are not objects of their own).
@@ -8,15 +8,18 @@ CREATE DATABASE regress_fresh;
 CREATE DATABASE regress_from_010;
 CREATE DATABASE regress_from_020;
 CREATE DATABASE regress_from_030;
+CREATE DATABASE regress_from_040;
 SELECT format('host=%s port=%s dbname=', current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
 SELECT dblink_connect('fresh', :'conn' || 'regress_fresh'),
        dblink_connect('from_010', :'conn' || 'regress_from_010'),
        dblink_connect('from_020', :'conn' || 'regress_from_020'),
-       dblink_connect('from_030', :'conn' || 'regress_from_030');
+       dblink_connect('from_030', :'conn' || 'regress_from_030'),
+       dblink_connect('from_040', :'conn' || 'regress_from_040');
 SELECT dblink_exec('fresh', 'CREATE EXTENSION comb_ext');
 SELECT dblink_exec('from_010', $$CREATE EXTENSION comb_ext VERSION '0.1.0'$$);
 SELECT dblink_exec('from_020', $$CREATE EXTENSION comb_ext VERSION '0.2.0'$$);
 SELECT dblink_exec('from_030', $$CREATE EXTENSION comb_ext VERSION '0.3.0'$$);
+SELECT dblink_exec('from_040', $$CREATE EXTENSION comb_ext VERSION '0.4.0'$$);
 SELECT * FROM dblink('from_010', $$SELECT extversion, comb_timestamp(comb_uuid('2024-01-01 00:00+00'::timestamptz)) = '2024-01-01 00:00+00'
                                    FROM pg_extension WHERE extname = 'comb_ext'$$) AS t(version text, works bool);
 SELECT * FROM dblink('from_020', $$SELECT extversion, sno_new() IS NOT NULL FROM pg_extension WHERE extname = 'comb_ext'$$)
@@ -34,6 +37,7 @@ SELECT allequalimage AS before_update FROM before_update;
 SELECT dblink_exec('from_010', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_020', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_030', 'ALTER EXTENSION comb_ext UPDATE');
+SELECT dblink_exec('from_040', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_020', 'REINDEX INDEX repeats_s');
 SELECT t.allequalimage AS after_reindex, b.bytes / 8192 AS pages_before, t.bytes / 8192 AS pages_after
 FROM dblink('from_020', $$SELECT (bt_metap('repeats_s')).allequalimage, pg_relation_size('repeats_s')$$)
@@ -64,8 +68,11 @@ CREATE TEMP TABLE from_020_objects AS
 SELECT * FROM dblink('from_020', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
 CREATE TEMP TABLE from_030_objects AS
 SELECT * FROM dblink('from_030', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
+CREATE TEMP TABLE from_040_objects AS
+SELECT * FROM dblink('from_040', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
 SELECT (SELECT count(*) FROM fresh_objects) AS fresh, (SELECT count(*) FROM from_010_objects) AS from_010,
-       (SELECT count(*) FROM from_020_objects) AS from_020, (SELECT count(*) FROM from_030_objects) AS from_030;
+       (SELECT count(*) FROM from_020_objects) AS from_020, (SELECT count(*) FROM from_030_objects) AS from_030,
+       (SELECT count(*) FROM from_040_objects) AS from_040;
 -- The members 0.3.0 adds, in the fresh install (the updated ones must equal it, below).
 SELECT object FROM fresh_objects WHERE object LIKE '%btequalimage%' ORDER BY object COLLATE "C";
 -- Differences (none expected).
@@ -79,9 +86,13 @@ UNION ALL
 UNION ALL
 (SELECT 'only fresh (vs 0.3.0)', * FROM fresh_objects EXCEPT SELECT 'only fresh (vs 0.3.0)', * FROM from_030_objects)
 UNION ALL
-(SELECT 'only from 0.3.0', * FROM from_030_objects EXCEPT SELECT 'only from 0.3.0', * FROM fresh_objects);
+(SELECT 'only from 0.3.0', * FROM from_030_objects EXCEPT SELECT 'only from 0.3.0', * FROM fresh_objects)
+UNION ALL
+(SELECT 'only fresh (vs 0.4.0)', * FROM fresh_objects EXCEPT SELECT 'only fresh (vs 0.4.0)', * FROM from_040_objects)
+UNION ALL
+(SELECT 'only from 0.4.0', * FROM from_040_objects EXCEPT SELECT 'only from 0.4.0', * FROM fresh_objects);
 -- Enum labels are not objects of their own: the same labels in the same order everywhere.
-SELECT db, labels FROM (VALUES ('fresh'), ('from_010'), ('from_020'), ('from_030')) d(db),
+SELECT db, labels FROM (VALUES ('fresh'), ('from_010'), ('from_020'), ('from_030'), ('from_040')) d(db),
     LATERAL dblink(db, $$SELECT enum_range(NULL::comb_format)::text || ' ' || enum_range(NULL::uid8_mode)::text$$) AS t(labels text)
 ORDER BY db;
 
@@ -96,9 +107,15 @@ SELECT * FROM dblink('from_030', $$SELECT extversion, (SELECT substr(u::text, 15
                                    comb_timestamp(comb_floor('2025-01-01 00:00+00', 'uuidv7'), 'uuidv7') = '2025-01-01 00:00+00'
                                    FROM pg_extension WHERE extname = 'comb_ext'$$)
     AS t(version text, uuidv7_version_and_variant bool, uuidv7_decodes bool);
+-- 0.5.0's function: one row per family at least (the marks of this server's generators).
+SELECT * FROM dblink('from_040', $$SELECT extversion, (SELECT string_agg(DISTINCT family, ',' ORDER BY family) FROM comb_ext_marks())
+                                   FROM pg_extension WHERE extname = 'comb_ext'$$)
+    AS t(version text, families text);
 
-SELECT dblink_disconnect('fresh'), dblink_disconnect('from_010'), dblink_disconnect('from_020'), dblink_disconnect('from_030');
+SELECT dblink_disconnect('fresh'), dblink_disconnect('from_010'), dblink_disconnect('from_020'), dblink_disconnect('from_030'),
+       dblink_disconnect('from_040');
 DROP DATABASE regress_fresh;
 DROP DATABASE regress_from_010;
 DROP DATABASE regress_from_020;
 DROP DATABASE regress_from_030;
+DROP DATABASE regress_from_040;
