@@ -19,7 +19,8 @@ BUILT_MAJORS=(13 17 18)
 # The point releases each major may be built from, first choice first: major, version, SHA-256 of
 # postgresql-MAJOR_VERSION.orig.tar.bz2 (upstream's postgresql-VERSION.tar.bz2 byte for byte). The first is what
 # the suite's index listed when pinned (for 17 the newest the pool had: trixie listed 17.12, which it lacked);
-# the others are earlier releases still in the pool. Checksums are from the signed Sources indexes where those
+# the others are earlier releases still in the pool (13 has none: bullseye's pool keeps only 13.16, checked
+# 2026-11-24 for 13.18, 13.20, 13.21 and 13.22; its source package is final). Checksums are from the signed Sources indexes where those
 # list the release, else the pool file's, which equals upstream's published one. A cached build of any is kept.
 RELEASES="
 13 13.16 c9cbbb6129f02328204828066bb3785c00a85c8ca8fd329c2a8a53c1f5cd8865
