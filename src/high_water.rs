@@ -342,16 +342,22 @@ where
 {
     let writer = marked.writer.as_ptr();
     let step = marked.generator.with_locked(|durable| {
-        // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
-        // pointers only.
-        let plan = unsafe { &mut (*writer).plan };
         if !durable.resumed {
-            resume(durable, plan)?;
+            // SAFETY: as below.
+            resume(durable, unsafe { &mut (*writer).plan })?;
         }
-        collect(writer, plan);
         let result = f(&mut durable.state);
         let record = durable.state.record();
         let position = durable.state.position();
+        // The common case, touching nothing but the state: it has taken the reservation of the
+        // mark on disk (or 0.4.0 wrote it), and more than a window of it is left.
+        if durable.written == Some(record) && !rule::due::<P>(&record, position) {
+            return Ok(Step::Ready(result));
+        }
+        // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
+        // pointers only.
+        let plan = unsafe { &mut (*writer).plan };
+        collect(writer, plan);
         let Some(mark) = covering_mark(durable, plan, &record) else {
             if plan.writer_pid == 0 {
                 start::<P>(writer, plan, &record, position);
@@ -361,13 +367,12 @@ where
         if rule::may_raise::<P>(&mark, &record) {
             durable.state.raise_reservation(mark.as_ref()[0]);
         }
-        let record = durable.state.record();
         // What 0.4.0 compares its state with: equal, it writes nothing.
-        durable.written = Some(record);
-        if plan.writer_pid == 0 && rule::due::<P>(&mark, &record, position) {
+        durable.written = Some(durable.state.record());
+        if plan.writer_pid == 0 && rule::due::<P>(&mark, position) {
             let now = crate::core::time::wall_clock_unix_us();
             if now >= plan.retry_after_us {
-                start::<P>(writer, plan, &record, position);
+                start::<P>(writer, plan, &durable.state.record(), position);
             }
         }
         Ok(Step::Ready(result))
@@ -383,8 +388,12 @@ where
 }
 
 /// A mark on disk that covers `record`: this version's, or the record last made durable by either
-/// version (`written`, which 0.4.0 sets after its own write).
+/// version (`written`, which 0.4.0 sets after its own write); the record itself if it reserves
+/// nothing (no value issued yet since the start: uid8 reads its state before its first claim).
 fn covering_mark<P: Persisted>(durable: &Durable<P>, plan: &Plan, record: &P::Record) -> Option<P::Record> {
+    if !rule::reserves_anything(record.as_ref()) {
+        return Some(*record);
+    }
     let on_disk = (plan.has_durable != 0).then(|| from_array::<P>(&plan.durable)).flatten();
     on_disk.into_iter().chain(durable.written).find(|mark| rule::covers::<P>(mark, record))
 }

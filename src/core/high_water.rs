@@ -69,10 +69,10 @@ pub fn may_raise<P: Persisted>(mark: &P::Record, record: &P::Record) -> bool {
     covers::<P>(mark, record) && mark.as_ref()[1..] == record.as_ref()[1..]
 }
 
-/// Whether a mark should be written ahead now: `mark` covers the state at `record`, but less than
-/// a window is left between where it stands and the mark.
-pub fn due<P: Persisted>(mark: &P::Record, record: &P::Record, position: i64) -> bool {
-    covers::<P>(mark, record) && position.saturating_add(P::WINDOW) >= mark.as_ref()[0]
+/// Whether a mark should be written ahead now, for a state standing at `position` that `mark`
+/// covers: less than a window is left between them.
+pub fn due<P: Persisted>(mark: &P::Record, position: i64) -> bool {
+    position.saturating_add(P::WINDOW) >= mark.as_ref()[0]
 }
 
 /// The mark to write for a state at `record` standing at `position`, with `on_disk` the mark
@@ -188,11 +188,9 @@ mod tests {
         // Covered: the mark's reservation at or past the state's.
         assert!(covers::<Two>(&[100, 0], &[100, 0]) && covers::<Two>(&[101, 0], &[100, 0]));
         assert!(!covers::<Two>(&[99, 0], &[100, 0]));
-        // Due from a window before the mark on, and only while the mark covers the state (past
-        // it, values wait for a write whatever `due` says).
-        assert!(!due::<Two>(&[100, 0], &[90, 0], 89));
-        assert!(due::<Two>(&[100, 0], &[90, 0], 90));
-        assert!(!due::<Two>(&[100, 0], &[110, 0], 100));
+        // Due from a window before the mark on.
+        assert!(!due::<Two>(&[100, 0], 89));
+        assert!(due::<Two>(&[100, 0], 90));
         // Two windows past where the state stands, never below its own reservation nor the mark
         // on disk.
         assert_eq!(next_mark::<Two>(None, &[100, 7], 90), [110, 7]);
@@ -209,7 +207,7 @@ mod tests {
         for position in 0..1_000 {
             let record = [position + 1, 0];
             assert!(covers::<Two>(&mark, &record), "position {position}: the reserve ran out");
-            if due::<Two>(&mark, &record, position) {
+            if due::<Two>(&mark, position) {
                 let next = next_mark::<Two>(Some(&mark), &record, position);
                 assert!(next[0] - position >= 2 * Two::WINDOW);
                 mark = next;

@@ -715,7 +715,7 @@ mod tests {
                     };
                     let record = generator.record();
                     if !high_water::covers::<Generator>(&disk, &record)
-                        || (high_water::due::<Generator>(&disk, &record, generator.position()) && *writes.next().unwrap())
+                        || (high_water::due::<Generator>(&disk, generator.position()) && *writes.next().unwrap())
                     {
                         let next = high_water::next_mark::<Generator>(Some(&disk), &record, generator.position());
                         prop_assert!(high_water::covers::<Generator>(&next, &disk), "{next:?} after {disk:?}");
