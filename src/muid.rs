@@ -1,7 +1,7 @@
 //! SQL surface of Gink muids, stored as `uuid`: pack, unpack (sql/muid.sql), accessors, text, and
 //! `muid_new` with the server's medallion and a server-wide strictly increasing timeline.
 
-use crate::core::muid::{self as layout, Field, Muid, Timeline};
+use crate::core::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
 use crate::core::time;
 use crate::errors;
 use crate::high_water::{self, Durable};
@@ -63,22 +63,35 @@ fn medallion() -> i64 {
 static TIMELINE: Shared<Durable<Timeline>> =
     Shared::new(c"comb_ext muid timeline v2", c"comb_ext_muid", Durable::new(Timeline::new()));
 
-pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
+/// How far bursts may push the timeline ahead. Used only under the timeline's lock: a library
+/// without it (0.4.0, beside this one after a package upgrade) moves the timeline without it.
+static PACE: Shared<Pace> = Shared::new(c"comb_ext muid pace v1", c"comb_ext_muid_pace", Pace::new());
+
+pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size() + PACE.size();
 
 /// A new muid of this server's medallion: its timestamp is the wall clock in µs, strictly
 /// increasing across every session of the server (one µs past the last when the clock has not
-/// moved on), so no two calls ever share one.
+/// moved on), so no two calls ever share one. Bursts run ahead of the clock by at most
+/// `RUN_AHEAD_LIMIT_US`; past that a call waits for the clock.
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
     shared::refuse_in_recovery("muid_new", "medallion");
     let medallion = medallion();
-    let timestamp = high_water::update(&TIMELINE, "muid_new", |timeline| timeline.next(time::wall_clock_unix_us()));
-    match timestamp {
-        Some(timestamp) => pack("muid_new", timestamp, medallion, offset),
-        None => errors::datetime_out_of_range(format!(
-            "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
-            layout::TIMESTAMP_MAX - 1
-        )),
+    PACE.attach_now();
+    let mut wait = shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US);
+    loop {
+        let (next, now) = high_water::update(&TIMELINE, "muid_new", |timeline| {
+            let now = time::wall_clock_unix_us();
+            (PACE.with_locked(|pace| pace.next(timeline, now, time::monotonic_us())), now)
+        });
+        match next {
+            Next::Issue(timestamp) => return pack("muid_new", timestamp, medallion, offset),
+            Next::Wait { us } => wait.sleep_until(now + us, now),
+            Next::Exhausted => errors::datetime_out_of_range(format!(
+                "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
+                layout::TIMESTAMP_MAX - 1
+            )),
+        }
     }
 }
 
