@@ -63,8 +63,9 @@ fn medallion() -> i64 {
 static TIMELINE: Shared<Durable<Timeline>> =
     Shared::new(c"comb_ext muid timeline v2", c"comb_ext_muid", Durable::new(Timeline::new()));
 
-/// How far bursts may push the timeline ahead. Used only under the timeline's lock: a library
-/// without it (0.4.0, beside this one after a package upgrade) moves the timeline without it.
+/// How far bursts may push the timeline ahead. Used only under the timeline's lock, never under its
+/// own (every version must keep it so): a library without it (0.4.0, beside this one after a
+/// package upgrade) moves the timeline without it.
 static PACE: Shared<Pace> = Shared::new(c"comb_ext muid pace v1", c"comb_ext_muid_pace", Pace::new());
 
 pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size() + PACE.size();
@@ -82,7 +83,10 @@ fn muid_new(offset: default!(i32, 0)) -> Uuid {
     loop {
         let (next, now) = high_water::update(&TIMELINE, "muid_new", |timeline| {
             let now = time::wall_clock_unix_us();
-            (PACE.with_locked(|pace| pace.next(timeline, now, time::monotonic_us())), now)
+            // SAFETY: the pace is used nowhere else, and only here, under the timeline's lock.
+            let next =
+                unsafe { PACE.with_guarded_by_other_lock(|pace| pace.next(timeline, now, time::monotonic_us())) };
+            (next, now)
         });
         match next {
             Next::Issue(timestamp) => return pack("muid_new", timestamp, medallion, offset),
