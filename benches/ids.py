@@ -83,6 +83,13 @@ def execution_ms(cluster, query):
     return plan[0]["Execution Time"]
 
 
+def settle_muid(cluster):
+    """Waits until muid's timeline is back at the clock. Bursts run it ahead, by at most 2 s, and a
+    call past that waits for the clock (README: "Gink muids"): each timing starts at the clock, so
+    that it times the calls, not the bound after the burst before it."""
+    cluster.sql("SELECT pg_sleep(greatest(0, extract(epoch FROM muid_timestamp(muid_new()) - clock_timestamp())))")
+
+
 def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
     """Median server execution time of count(f()) over generate_series, net of count(*).
     generators: (name, SQL expression) pairs (benches/keys.py passes its own)."""
@@ -94,6 +101,8 @@ def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
         # Rotate the order each round, so drift in the machine's speed hits every query alike.
         order = queries[r % len(queries):] + queries[: r % len(queries)]
         for name, query in order:
+            if "muid_new" in query:
+                settle_muid(cluster)
             runs[name].append(execution_ms(cluster, query))
         log(f"generation round {r + 1}/{repeats} done")
     medians = {name: statistics.median(ms) for name, ms in runs.items()}

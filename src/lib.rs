@@ -150,8 +150,8 @@ fn register_settings() {
     );
     GucRegistry::define_int_guc(
         c"comb_ext.max_clock_wait",
-        c"Longest time (ms) one call of sno_new or uid8_new waits for the system clock to reach the values it must follow.",
-        c"A generator whose clock reads behind values it issued (or the mark reserved before a restart) waits until the clock reaches them; past this it fails instead of blocking every insert.",
+        c"Longest time (ms) one call of sno_new, uid8_new or muid_new waits for the system clock to reach the values it must follow.",
+        c"A generator whose clock reads behind values it issued (or the mark reserved before a restart), or muid_new after bursts ran its values 2 s ahead, waits until the clock reaches them; past this it fails instead of blocking every insert.",
         &shared::MAX_CLOCK_WAIT_MS,
         100,
         3_600_000,

@@ -1,11 +1,11 @@
 //! SQL surface of Gink muids, stored as `uuid`: pack, unpack (sql/muid.sql), accessors, text, and
 //! `muid_new` with the server's medallion and a server-wide strictly increasing timeline.
 
-use crate::core::muid::{self as layout, Field, Muid, Timeline};
+use crate::core::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
 use crate::core::time;
 use crate::errors;
 use crate::high_water::{self, Marked};
-use crate::shared;
+use crate::shared::{self, Shared};
 use crate::timestamptz;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
@@ -63,22 +63,38 @@ fn medallion() -> i64 {
 static TIMELINE: Marked<Timeline> =
     Marked::new(c"comb_ext muid timeline v2", c"comb_ext muid mark writer v1", c"comb_ext_muid", Timeline::new());
 
-pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size();
+/// How far bursts may push the timeline ahead. Used only under the timeline's lock, never under its
+/// own (every version must keep it so): a library without it (0.4.0, beside this one after a
+/// package upgrade) moves the timeline without it.
+static PACE: Shared<Pace> = Shared::new(c"comb_ext muid pace v1", c"comb_ext_muid_pace", Pace::new());
+
+pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size() + PACE.size();
 
 /// A new muid of this server's medallion: its timestamp is the wall clock in µs, strictly
 /// increasing across every session of the server (one µs past the last when the clock has not
-/// moved on), so no two calls ever share one.
+/// moved on), so no two calls ever share one. Bursts run ahead of the clock by at most
+/// `RUN_AHEAD_LIMIT_US`; past that a call waits for the clock.
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
     shared::refuse_in_recovery("muid_new", "medallion");
     let medallion = medallion();
-    let timestamp = high_water::update(&TIMELINE, "muid_new", |timeline| timeline.next(time::wall_clock_unix_us()));
-    match timestamp {
-        Some(timestamp) => pack("muid_new", timestamp, medallion, offset),
-        None => errors::datetime_out_of_range(format!(
-            "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
-            layout::TIMESTAMP_MAX - 1
-        )),
+    PACE.attach_now();
+    let mut wait = shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US);
+    loop {
+        let (next, now) = high_water::update(&TIMELINE, "muid_new", |timeline| {
+            let now = time::wall_clock_unix_us();
+            // SAFETY: the pace is used nowhere else, and only here, under the timeline's lock.
+            let next = unsafe { PACE.with_guarded_by_other_lock(|pace| pace.next(timeline, now, time::monotonic_us)) };
+            (next, now)
+        });
+        match next {
+            Next::Issue(timestamp) => return pack("muid_new", timestamp, medallion, offset),
+            Next::Wait { us } => wait.sleep_until(now + us, now),
+            Next::Exhausted => errors::datetime_out_of_range(format!(
+                "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
+                layout::TIMESTAMP_MAX - 1
+            )),
+        }
     }
 }
 

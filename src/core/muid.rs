@@ -142,7 +142,8 @@ pub fn medallion_from_system_identifier(id: u64) -> i64 {
 /// Timestamps for `muid_new`: strictly increasing µs across every call of one server, from the
 /// wall clock when it is ahead, else one µs past the last (so a burst or a clock step back runs
 /// ahead of the clock until it catches up, never repeating a timestamp). Plain data for shared
-/// memory.
+/// memory; its layout is shared with older library versions (README: "Upgrading the package under
+/// a running server").
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {
@@ -151,20 +152,117 @@ pub struct Timeline {
     reserved: i64,
 }
 
+/// How far past the pace clock ([`Pace`]) bursts may push the timeline. Two seconds: a statement of
+/// up to 2,000,000 calls (the size benches/ids.sh and benches/generation_ab.sh time) starting at
+/// the clock never reaches it on any machine, as it issues at most 2,000,000 µs.
+pub const RUN_AHEAD_LIMIT_US: i64 = 2_000_000;
+
+/// A caller stopped at the limit waits until the timeline is this far below it, so that a batch of
+/// about 10,000 calls goes through after each wait: latch waits count whole milliseconds, and a
+/// wait per call would collapse the rate at the limit to about a thousand a second.
+pub const PACE_SLACK_US: i64 = 10_000;
+
+/// What the timeline gives a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    Issue(i64),
+    /// Nothing issued: ask again after this many µs (the timeline is at the pace's limit).
+    Wait {
+        us: i64,
+    },
+    /// The next timestamp would be all bits set (the sentinel): nothing left to issue.
+    Exhausted,
+}
+
 impl Timeline {
     pub const fn new() -> Self {
         Timeline { last: -1, reserved: 0 }
     }
 
-    /// The next timestamp, or `None` when it would reach all bits set (the sentinel).
-    pub fn next(&mut self, now_unix_us: i64) -> Option<i64> {
+    /// The next timestamp with the wall clock at `now_unix_us`, if it is at most `ceiling`.
+    pub fn next(&mut self, now_unix_us: i64, ceiling: i64) -> Next {
         let next = now_unix_us.max(self.last + 1).max(0);
         if next >= TIMESTAMP_MAX {
-            return None;
+            return Next::Exhausted;
+        }
+        if next > ceiling {
+            return Next::Wait { us: next - ceiling + PACE_SLACK_US };
         }
         self.last = next;
         self.reserved = high_water::reserve(self.reserved, next, high_water::WINDOW_US);
-        Some(next)
+        Next::Issue(next)
+    }
+}
+
+/// Bounds how far bursts push the timeline ahead, measured on a clock that never steps back: the
+/// monotonic clock plus the largest lead of the wall clock over it seen since the server started
+/// (that lead changes only when the wall clock is stepped or slewed). So after a step back the pace
+/// clock goes on from where the wall clock was, and the timeline's lead over the stepped clock is
+/// not counted against the limit. Plain data for shared memory, used only under the timeline's lock.
+///
+/// The monotonic clock is read only where it can matter, not at every call (a read costs about as
+/// much as the rest of a call): once per [`PACE_REFRESH_US`] of the wall clock, to keep the lead up
+/// to date for a step back to come, and when the next timestamp is more than the limit past the
+/// wall clock (the pace clock is at least the wall clock, so only then can its limit bind).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// The pace clock minus the monotonic clock (µs).
+    offset: i64,
+    /// The last timestamp this pace let through.
+    allowed: i64,
+    /// The wall clock when `offset` was last brought up to date.
+    refreshed: i64,
+}
+
+/// How often (µs of the wall clock) the pace reads the monotonic clock while nothing else needs it:
+/// the lead it keeps for a step back is at most this old.
+pub const PACE_REFRESH_US: i64 = 1_000;
+
+impl Default for Pace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Pace {
+    pub const fn new() -> Self {
+        Pace { offset: i64::MIN, allowed: i64::MIN, refreshed: i64::MIN }
+    }
+
+    /// The next timestamp of `timeline`, with the wall clock at `wall_us` (unix µs) and the monotonic
+    /// clock read by `monotonic` (µs) when needed: issued if it is at most [`RUN_AHEAD_LIMIT_US`]
+    /// past the pace clock.
+    pub fn next(&mut self, timeline: &mut Timeline, wall_us: i64, monotonic: impl FnOnce() -> i64) -> Next {
+        let mut monotonic = Some(monotonic);
+        let mut reading = None;
+        let mut monotonic_us = move || *reading.get_or_insert_with(|| monotonic.take().map_or(0, |read| read()));
+        let candidate = wall_us.max(timeline.last.saturating_add(1));
+        let binding = candidate > wall_us.saturating_add(RUN_AHEAD_LIMIT_US);
+        if binding || timeline.last != self.allowed || wall_us >= self.refreshed.saturating_add(PACE_REFRESH_US) {
+            self.offset = self.offset.max(wall_us.saturating_sub(monotonic_us()));
+            self.refreshed = self.refreshed.max(wall_us);
+        }
+        if timeline.last != self.allowed {
+            // Moved by something the pace did not govern: a restart's resume from the mark (whose
+            // lead may be a clock set back across the restart), or a library without the pace
+            // beside this one after a package upgrade. The next timestamp is let through, as if
+            // the timeline were at the limit: it goes on at once, and bursts before a restart do
+            // not gain a second allowance after it.
+            let found = (timeline.last + 1).saturating_sub(RUN_AHEAD_LIMIT_US).saturating_sub(monotonic_us());
+            self.offset = self.offset.max(found);
+        }
+        let ceiling = if binding || timeline.last != self.allowed {
+            monotonic_us().saturating_add(self.offset).saturating_add(RUN_AHEAD_LIMIT_US)
+        } else {
+            // At most the limit past the wall clock, which is at most the pace clock.
+            i64::MAX
+        };
+        let next = timeline.next(wall_us, ceiling);
+        if let Next::Issue(timestamp) = next {
+            self.allowed = timestamp;
+        }
+        next
     }
 }
 
@@ -221,12 +319,12 @@ mod tests {
     fn a_restart_resumes_past_every_timestamp_issued_whatever_the_clock() {
         use high_water::Persisted;
         let mut timeline = Timeline::new();
-        let issued: Vec<i64> = (0..5).map(|i| timeline.next(7_000_000 + i).unwrap()).collect();
+        let issued: Vec<i64> = (0..5).map(|i| unpaced(&mut timeline, 7_000_000 + i).unwrap()).collect();
         assert_eq!(timeline.record(), [7_000_000 + high_water::WINDOW_US]);
         for now in [0, 6_999_999, 7_000_004, 7_000_000 + high_water::WINDOW_US] {
             let mut restarted = Timeline::new();
             restarted.resume(timeline.record());
-            let next = restarted.next(now).unwrap();
+            let next = unpaced(&mut restarted, now).unwrap();
             assert!(next >= timeline.record()[0] && !issued.contains(&next), "clock {now}: {next}");
         }
     }
@@ -318,15 +416,244 @@ mod tests {
         }
     }
 
+    /// The timeline without a pace: what a library of 0.4.0 does.
+    fn unpaced(timeline: &mut Timeline, now: i64) -> Option<i64> {
+        match timeline.next(now, i64::MAX) {
+            Next::Issue(timestamp) => Some(timestamp),
+            Next::Exhausted => None,
+            wait => panic!("{wait:?} without a ceiling"),
+        }
+    }
+
     #[test]
     fn timeline_is_the_clock_or_one_past_the_last() {
         let mut timeline = Timeline::new();
-        assert_eq!(timeline.next(100), Some(100));
-        assert_eq!(timeline.next(100), Some(101));
-        assert_eq!(timeline.next(50), Some(102));
-        assert_eq!(timeline.next(200), Some(200));
-        assert_eq!(timeline.next(TIMESTAMP_MAX - 1), Some(TIMESTAMP_MAX - 1));
-        assert_eq!(timeline.next(0), None);
+        assert_eq!(unpaced(&mut timeline, 100), Some(100));
+        assert_eq!(unpaced(&mut timeline, 100), Some(101));
+        assert_eq!(unpaced(&mut timeline, 50), Some(102));
+        assert_eq!(unpaced(&mut timeline, 200), Some(200));
+        assert_eq!(unpaced(&mut timeline, TIMESTAMP_MAX - 1), Some(TIMESTAMP_MAX - 1));
+        assert_eq!(unpaced(&mut timeline, 0), None);
+    }
+
+    #[test]
+    fn a_timestamp_past_the_ceiling_is_not_taken() {
+        let mut timeline = Timeline::new();
+        assert_eq!(timeline.next(100, 100), Next::Issue(100));
+        assert_eq!(timeline.next(100, 100), Next::Wait { us: 1 + PACE_SLACK_US });
+        assert_eq!(timeline.next(100, 101), Next::Issue(101));
+        // Nothing issued moves nothing: the reservation stays where the last issued value put it.
+        assert_eq!(timeline.reserved, 100 + high_water::WINDOW_US);
+    }
+
+    /// 2025-11-24 in unix µs, and a monotonic clock of a machine up for a day.
+    const WALL: i64 = 1_764_000_000_000_000;
+    const MONOTONIC: i64 = 86_400_000_000;
+    const HOUR: i64 = 3_600_000_000;
+
+    /// Calls of one session, one every `ns_per_call` ns on both clocks, waiting as told (both
+    /// clocks move on by the wait), for `calls` timestamps or until `stop` says so. The clocks are
+    /// `(wall, monotonic)` in ns, so that calls can come faster than one a µs.
+    struct Session {
+        wall_ns: i64,
+        monotonic_ns: i64,
+        issued: Vec<i64>,
+        /// How far ahead of the wall clock each timestamp was when issued.
+        ahead: Vec<i64>,
+        waits: usize,
+    }
+
+    impl Session {
+        fn at(wall_us: i64, monotonic_us: i64) -> Self {
+            Session {
+                wall_ns: wall_us * 1000,
+                monotonic_ns: monotonic_us * 1000,
+                issued: vec![],
+                ahead: vec![],
+                waits: 0,
+            }
+        }
+
+        fn call(&mut self, timeline: &mut Timeline, pace: &mut Pace) -> Next {
+            let (wall, monotonic) = (self.wall_ns / 1000, self.monotonic_ns / 1000);
+            let next = pace.next(timeline, wall, || monotonic);
+            match next {
+                Next::Issue(timestamp) => {
+                    self.issued.push(timestamp);
+                    self.ahead.push(timestamp - wall);
+                }
+                Next::Wait { us } => {
+                    self.waits += 1;
+                    self.pass(us * 1000);
+                }
+                Next::Exhausted => panic!("exhausted at {wall}"),
+            }
+            next
+        }
+
+        fn pass(&mut self, ns: i64) {
+            self.wall_ns += ns;
+            self.monotonic_ns += ns;
+        }
+
+        fn burst(&mut self, timeline: &mut Timeline, pace: &mut Pace, calls: usize, ns_per_call: i64) {
+            let target = self.issued.len() + calls;
+            while self.issued.len() < target {
+                self.call(timeline, pace);
+                self.pass(ns_per_call);
+            }
+        }
+
+        fn strictly_increasing(&self) -> bool {
+            self.issued.windows(2).all(|w| w[0] < w[1])
+        }
+    }
+
+    #[test]
+    fn a_burst_stops_at_the_limit_and_goes_on_in_batches() {
+        let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+        let mut session = Session::at(WALL, MONOTONIC);
+        // 5,000,000 calls 280 ns apart (the burst of the issue: 3.6 s ahead without the pace).
+        session.burst(&mut timeline, &mut pace, 5_000_000, 280);
+        let most_ahead = *session.ahead.iter().max().unwrap();
+        assert_eq!(most_ahead, RUN_AHEAD_LIMIT_US);
+        assert!(session.strictly_increasing());
+        // At the limit, each wait lets a batch through: not a wait per call.
+        let at_limit = session.ahead.iter().position(|&a| a == RUN_AHEAD_LIMIT_US).unwrap();
+        let batch = (5_000_000 - at_limit) / session.waits;
+        assert!(batch > 10_000, "{} waits for {} calls", session.waits, 5_000_000 - at_limit);
+        // ... and the timeline keeps pace with the clock there: about a µs per call.
+        let elapsed_us = session.wall_ns / 1000 - WALL;
+        let issued_span = session.issued[5_000_000 - 1] - session.issued[0];
+        assert!(issued_span - elapsed_us <= RUN_AHEAD_LIMIT_US, "{issued_span} µs issued in {elapsed_us} µs");
+        assert!(elapsed_us > 5_000_000 - RUN_AHEAD_LIMIT_US - 50_000, "{elapsed_us} µs");
+    }
+
+    #[test]
+    fn a_burst_that_stays_within_the_limit_never_waits() {
+        let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+        let mut session = Session::at(WALL, MONOTONIC);
+        // The benches' size, as fast as a call could ever be.
+        session.burst(&mut timeline, &mut pace, 2_000_000, 0);
+        assert_eq!(session.waits, 0);
+        assert_eq!(*session.ahead.last().unwrap(), RUN_AHEAD_LIMIT_US - 1);
+    }
+
+    #[test]
+    fn a_step_back_of_an_hour_goes_on_ahead_at_once_and_bursts_stay_bounded_from_the_clock_before_it() {
+        let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+        let mut session = Session::at(WALL, MONOTONIC);
+        session.burst(&mut timeline, &mut pace, 1_000, 1_000);
+        session.wall_ns -= HOUR * 1000;
+        let before = *session.issued.last().unwrap();
+        assert_eq!(session.call(&mut timeline, &mut pace), Next::Issue(before + 1));
+        session.burst(&mut timeline, &mut pace, 3_000_000, 100);
+        let most_ahead = session.ahead.iter().max().unwrap() - HOUR;
+        assert_eq!(most_ahead, RUN_AHEAD_LIMIT_US);
+        assert!(session.strictly_increasing());
+    }
+
+    #[test]
+    fn a_timeline_resumed_ahead_of_the_clock_goes_on_at_once() {
+        use high_water::Persisted;
+        for lead in [1, 500_000, RUN_AHEAD_LIMIT_US, HOUR] {
+            let mut timeline = Timeline::new();
+            timeline.resume([WALL + lead]);
+            let mut session = Session::at(WALL, MONOTONIC);
+            assert_eq!(session.call(&mut timeline, &mut Pace::new()), Next::Issue(WALL + lead), "lead {lead}");
+        }
+        // After a quick restart (a mark up to a second ahead) bursts go on up to the limit from
+        // the clock.
+        let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+        timeline.resume([WALL + high_water::WINDOW_US]);
+        let mut session = Session::at(WALL, MONOTONIC);
+        session.burst(&mut timeline, &mut pace, (RUN_AHEAD_LIMIT_US - high_water::WINDOW_US + 1) as usize, 0);
+        assert_eq!((session.waits, *session.ahead.last().unwrap()), (0, RUN_AHEAD_LIMIT_US));
+        assert!(matches!(session.call(&mut timeline, &mut pace), Next::Wait { .. }));
+        // After a restart an hour behind, the timeline goes on from the mark at the clock's pace:
+        // whatever lead bursts built before the restart is not extended by another limit's worth.
+        let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+        timeline.resume([WALL + HOUR]);
+        let mut session = Session::at(WALL, MONOTONIC);
+        session.burst(&mut timeline, &mut pace, 100_000, 100);
+        let elapsed = session.wall_ns / 1000 - WALL;
+        assert!(*session.issued.last().unwrap() <= WALL + HOUR + elapsed);
+        assert!(session.strictly_increasing());
+    }
+
+    #[test]
+    fn a_timeline_moved_by_a_library_without_the_pace_is_taken_as_found() {
+        let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+        let mut session = Session::at(WALL, MONOTONIC);
+        session.burst(&mut timeline, &mut pace, 10, 1_000);
+        // 0.4.0's muid_new, 5,000,000 calls at once.
+        let old = (0..5_000_000).map(|_| unpaced(&mut timeline, WALL)).last().flatten().unwrap();
+        assert_eq!(session.call(&mut timeline, &mut pace), Next::Issue(old + 1));
+        assert!(matches!(session.call(&mut timeline, &mut pace), Next::Wait { .. }));
+    }
+
+    /// What a session does next: call, let time pass, or step the wall clock (µs).
+    #[derive(Clone, Debug)]
+    enum Event {
+        Calls(u16),
+        Pass(i64),
+        Step(i64),
+        Restart,
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            4 => (1u16..3_000).prop_map(Event::Calls),
+            2 => (0i64..3_000_000).prop_map(Event::Pass),
+            1 => prop_oneof![Just(-HOUR), Just(HOUR), -3_000_000i64..3_000_000].prop_map(Event::Step),
+            1 => Just(Event::Restart),
+        ]
+    }
+
+    proptest! {
+        /// Whatever the clocks do: no timestamp twice, none more than the limit past the pace
+        /// clock (as the README defines it), and a wait only at that limit.
+        #[test]
+        fn paced_timestamps_never_repeat_and_stay_within_the_limit(events in prop::collection::vec(event(), 1..60)) {
+            use high_water::Persisted;
+            let (mut timeline, mut pace) = (Timeline::new(), Pace::new());
+            let mut session = Session::at(WALL, MONOTONIC);
+            // The pace clock's offset from the monotonic clock, as specified: the largest lead of
+            // the wall clock seen since the start, and where a restart resumed, less the limit.
+            let mut offset = i64::MIN;
+            let mut resumed_at = None;
+            for event in events {
+                match event {
+                    Event::Calls(n) => {
+                        for _ in 0..n {
+                            let (wall, monotonic) = (session.wall_ns / 1000, session.monotonic_ns / 1000);
+                            offset = offset.max(wall - monotonic);
+                            if let Some(reserved) = resumed_at.take() {
+                                offset = offset.max(reserved - RUN_AHEAD_LIMIT_US - monotonic);
+                            }
+                            let last = session.issued.last().copied();
+                            match session.call(&mut timeline, &mut pace) {
+                                Next::Issue(t) => prop_assert!(t <= monotonic + offset + RUN_AHEAD_LIMIT_US),
+                                // The lead the pace keeps for a step back is up to a refresh old.
+                                Next::Wait { .. } => prop_assert!(last.unwrap() + 1 > monotonic + offset + RUN_AHEAD_LIMIT_US - PACE_REFRESH_US),
+                                Next::Exhausted => prop_assert!(false),
+                            }
+                            session.pass(300);
+                        }
+                    }
+                    Event::Pass(us) => session.pass(us * 1000),
+                    Event::Step(us) => session.wall_ns += us * 1000,
+                    Event::Restart => {
+                        let record = timeline.record();
+                        (timeline, pace) = (Timeline::new(), Pace::new());
+                        timeline.resume(record);
+                        offset = i64::MIN;
+                        resumed_at = Some(record[0]);
+                    }
+                }
+            }
+            prop_assert!(session.strictly_increasing());
+        }
     }
 
     proptest! {

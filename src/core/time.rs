@@ -29,6 +29,15 @@ pub fn wall_clock_unix_us() -> i64 {
     }
 }
 
+/// CLOCK_MONOTONIC in µs: never stepped, and on Linux one clock for every process of the machine,
+/// so readings of different backends compare.
+pub fn monotonic_us() -> i64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid timespec to write; CLOCK_MONOTONIC exists on every supported system.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec * 1_000_000 + now.tv_nsec / 1_000
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +53,13 @@ mod tests {
     #[test]
     fn wall_clock_is_after_2020() {
         assert!(wall_clock_unix_us() > 1_577_836_800_000_000);
+    }
+
+    #[test]
+    fn monotonic_clock_moves_with_a_sleep() {
+        let before = monotonic_us();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let slept = monotonic_us() - before;
+        assert!((20_000..2_000_000).contains(&slept), "{slept}");
     }
 }

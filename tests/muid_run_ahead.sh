@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# How far one caller can push the server's muid timeline ahead of the clock (README: "How far ahead
+# bursts run the timestamps"). One session makes BURST muid_new() in one statement (default
+# 8,000,000: stored in a table, a call costs about 0.6 µs here, and the burst must outrun the
+# clock by more than the limit) while a session in another database calls muid_new() every
+# millisecond and records how far ahead of clock_timestamp() its timestamp is. It must stay within
+# the limit (2 s, plus 0.1 s for the clocks' readings) and come near it: the bound, not the burst's
+# own speed, held it. A first statement of 1,000,000 calls (within the limit) times the calls: the
+# burst must have been fast enough to run more than 0.5 s past the limit without the bound, or the
+# test could not fail (a debug build's calls take about 1 µs: install a release build first). No
+# value of either session twice.
+# Then the server restarted at once under libfaketime: the timeline resumes from its mark ahead of
+# the clock at once; with the clock set back an hour muid_new goes on an hour ahead at once, and a
+# burst after that is bounded from the clock before the step.
+#   bash tests/muid_run_ahead.sh WORK_DIR [BURST]   (expects comb_ext installed; port
+#                                                  COMB_EXT_TEST_PORT + 32, default 54362)
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib/common.sh"
+WORK=$1
+BURST=${2:-8000000}
+PORT=$((${COMB_EXT_TEST_PORT:-54330} + 32))
+LIMIT_MS=2000
+SLACK_MS=100
+dir="$WORK/cluster"
+offset="$WORK/faketime.rc"
+mkdir -p "$WORK"
+chown postgres:postgres "$WORK"
+cluster_stop "$dir"
+rm -rf "$dir"
+trap 'cluster_stop "$dir"' EXIT
+cluster_start "$dir" "$PORT" "shared_preload_libraries = 'comb_ext'" >/dev/null
+sql() { cluster_psql "$dir" "$PORT" -qAt "$@"; }
+sql -d postgres -c "CREATE DATABASE observer" -c "CREATE EXTENSION comb_ext"
+sql -d observer -c "CREATE EXTENSION comb_ext" -c "CREATE TABLE observed (id uuid, at timestamptz)" \
+    -c "CREATE TABLE stop ()"
+failures=0
+fail() { echo "muid run-ahead: FAILED: $*" >&2; failures=$((failures + 1)); }
+ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+
+# The observer: a muid every millisecond, each committed, until the stop table has a row.
+observe() {
+    sql -d observer -c "TRUNCATE observed, stop" -c "
+        DO \$\$ BEGIN
+            LOOP
+                INSERT INTO observed SELECT m, clock_timestamp() FROM muid_new() AS m;
+                COMMIT;
+                EXIT WHEN EXISTS (SELECT FROM stop);
+                PERFORM pg_sleep(0.001);
+            END LOOP;
+        END \$\$"
+}
+# How far ahead of the clock the observer's muids were, in ms: the most, and how many samples.
+observed() {
+    sql -d observer -F ' ' -c "SELECT round(extract(epoch FROM max(muid_timestamp(id) - at)) * 1000), count(*) FROM observed"
+}
+# calls N: N muid_new() in one statement into the table made; prints its duration in ms.
+calls() {
+    local started
+    started=$(date +%s%N)
+    sql -d postgres -c "INSERT INTO made SELECT muid_new() FROM generate_series(1, $1)"
+    ms_since "$started"
+}
+
+sql -d postgres -c "CREATE UNLOGGED TABLE made (id uuid)"
+calibration_ms=$(calls 1000000)
+sleep 1
+observe &
+observer=$!
+sleep 0.5
+burst_ms=$(calls "$BURST")
+sleep 0.2
+sql -d observer -c "INSERT INTO stop DEFAULT VALUES"
+wait $observer
+read -r ahead_ms samples <<<"$(observed)"
+# µs of timestamps less µs taken, at the speed of the first statement's calls.
+unbounded_ms=$((BURST * (1000000 - calibration_ms * 1000) / 1000000000))
+echo "muid run-ahead: $BURST muid_new() in one statement took $burst_ms ms; at the speed of the first 1,000,000 ($calibration_ms ms) they would have run $unbounded_ms ms ahead of the clock without a bound; a session in another database, $samples calls meanwhile: at most $ahead_ms ms ahead (limit $LIMIT_MS ms)"
+[ "$unbounded_ms" -gt $((LIMIT_MS + 500)) ] ||
+    fail "the burst was too slow to outrun the limit, so the test cannot tell (install a release build, or give a larger BURST)"
+[ "$ahead_ms" -le $((LIMIT_MS + SLACK_MS)) ] || fail "a burst ran the other database's muids $ahead_ms ms ahead"
+[ "$ahead_ms" -ge $((LIMIT_MS - 300)) ] || fail "the other session never saw the timeline near the limit"
+
+# A restart at once, while the timeline is still ahead: it resumes from its mark (up to the limit
+# and a second ahead) at once.
+echo "+0" >"$offset"
+chmod 644 "$offset"
+cluster_stop "$dir"
+cluster_start_faketime "$dir" "$PORT" "$offset"
+lead_ms() { sql -d observer -c "SELECT round(extract(epoch FROM muid_timestamp(muid_new()) - clock_timestamp()) * 1000)"; }
+started=$(date +%s%N)
+resumed_ms=$(lead_ms)
+resumed_call_ms=$(ms_since "$started")
+echo "muid run-ahead: restarted at once: the first muid_new() $resumed_ms ms ahead of the clock, in $resumed_call_ms ms"
+[ "$resumed_call_ms" -lt 500 ] && [ "$resumed_ms" -gt 0 ] || fail "after the restart muid_new did not go on ahead at once"
+
+cluster_psql "$dir" "$PORT" -d observer -qAt -c "COPY observed (id) TO STDOUT" |
+    cluster_psql "$dir" "$PORT" -d postgres -q -c "COPY made FROM STDIN"
+read -r values repeated <<<"$(sql -d postgres -F ' ' -c "SELECT count(*), count(*) - count(DISTINCT id) FROM made")"
+echo "muid run-ahead: $values values of both sessions, $repeated repeated"
+[ "$values" -eq $((1000000 + BURST + samples)) ] && [ "$repeated" -eq 0 ] || fail "values repeated or missing"
+
+# The clock set back an hour: muid_new goes on from its last value at once, about an hour ahead;
+# a burst then (BURST calls, not stored) is bounded from the clock before the step.
+faketime_step "$offset" "-3600"
+started=$(date +%s%N)
+stepped_ms=$(lead_ms)
+step_call_ms=$(ms_since "$started")
+echo "muid run-ahead: the clock set back an hour: muid_new() $stepped_ms ms ahead of it, in $step_call_ms ms"
+[ "$step_call_ms" -lt 500 ] && [ "$stepped_ms" -gt 3590000 ] || fail "muid_new did not go on ahead at once after the step back"
+started=$(date +%s%N)
+sql -d observer -c "SELECT count(muid_new()) FROM generate_series(1, $BURST)" >/dev/null
+burst_ms=$(ms_since "$started")
+past_ms=$(($(lead_ms) - 3600000))
+echo "muid run-ahead: then $BURST muid_new() in $burst_ms ms; the next one $past_ms ms past the clock before the step"
+[ "$past_ms" -le $((LIMIT_MS + SLACK_MS)) ] && [ "$past_ms" -ge $((LIMIT_MS - 300)) ] ||
+    fail "after the step back a burst was not bounded at the limit from the clock before it"
+[ "$failures" -eq 0 ] || { echo "muid run-ahead: $failures failures" >&2; exit 1; }
+echo "muid run-ahead: passed"
