@@ -11,7 +11,9 @@
 # value of either session twice.
 # Then the server restarted at once under libfaketime: the timeline resumes from its mark ahead of
 # the clock at once; with the clock set back an hour muid_new goes on an hour ahead at once, and a
-# burst after that is bounded from the clock before the step.
+# burst after that is bounded from the clock before the step: at the limit, or as far ahead as the
+# timeline resumed if that was further (a mark is written up to 2 s ahead of values that may have
+# been 2 s ahead; the pace counts the resumed lead as bursts', not as room for more).
 #   bash tests/muid_run_ahead.sh WORK_DIR [BURST]   (expects comb_ext installed; port
 #                                                  COMB_EXT_TEST_PORT + 32, default 54362)
 set -euo pipefail
@@ -81,7 +83,7 @@ echo "muid run-ahead: $BURST muid_new() in one statement took $burst_ms ms; at t
 [ "$ahead_ms" -ge $((LIMIT_MS - 300)) ] || fail "the other session never saw the timeline near the limit"
 
 # A restart at once, while the timeline is still ahead: it resumes from its mark (up to the limit
-# and a second ahead) at once.
+# and two seconds ahead) at once.
 echo "+0" >"$offset"
 chmod 644 "$offset"
 cluster_stop "$dir"
@@ -112,7 +114,8 @@ sql -d observer -c "SELECT count(muid_new()) FROM generate_series(1, $BURST)" >/
 burst_ms=$(ms_since "$started")
 past_ms=$(($(lead_ms) - 3600000))
 echo "muid run-ahead: then $BURST muid_new() in $burst_ms ms; the next one $past_ms ms past the clock before the step"
-[ "$past_ms" -le $((LIMIT_MS + SLACK_MS)) ] && [ "$past_ms" -ge $((LIMIT_MS - 300)) ] ||
-    fail "after the step back a burst was not bounded at the limit from the clock before it"
+bound_ms=$((resumed_ms > LIMIT_MS ? resumed_ms : LIMIT_MS))
+[ "$past_ms" -le $((bound_ms + SLACK_MS)) ] && [ "$past_ms" -ge $((LIMIT_MS - 300)) ] ||
+    fail "after the step back a burst was not bounded at $bound_ms ms (the limit, or the lead the timeline resumed with) from the clock before it"
 [ "$failures" -eq 0 ] || { echo "muid run-ahead: $failures failures" >&2; exit 1; }
 echo "muid run-ahead: passed"
