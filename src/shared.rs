@@ -143,6 +143,19 @@ unsafe fn find_or_create<S>(name: &'static CStr, size: usize, init: impl FnOnce(
     .execute()
 }
 
+/// The value of integer setting `name` (0 if it has none): for sizes fixed at server start.
+pub fn int_setting(name: &CStr) -> i32 {
+    // SAFETY: the value is a C string PostgreSQL owns, or NULL; settings are read before any
+    // library is loaded.
+    unsafe {
+        let value = pg_sys::GetConfigOption(name.as_ptr(), true, false);
+        if value.is_null() {
+            return 0;
+        }
+        CStr::from_ptr(value).to_str().ok().and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+}
+
 /// An array in shared memory with one `T` per PGPROC (every backend and auxiliary process, and the
 /// processes that stand for prepared transactions), found or created on first use. `T` is plain
 /// data whose fields every backend uses atomically.
@@ -188,7 +201,9 @@ impl<T: Copy + 'static> PerProc<T> {
             return attached;
         }
         // SAFETY: ProcGlobal is set up before any backend runs SQL; its count never changes.
-        let count = unsafe { (*pg_sys::ProcGlobal).allProcCount as usize };
+        // `allProcCount` leaves out the processes of prepared transactions, which follow.
+        let count = unsafe { (*pg_sys::ProcGlobal).allProcCount as usize }
+            + int_setting(c"max_prepared_transactions").max(0) as usize;
         let initial = self.initial;
         // SAFETY: every element is written the first time the array is created.
         let first = unsafe {

@@ -53,18 +53,7 @@ static HOLDINGS: PerProc<Holding> = PerProc::new(c"comb_ext watermark holdings v
 /// Bytes to reserve at server start: the floor, and a holding per process (counted from the
 /// settings that size ProcGlobal, and generously for the auxiliary processes).
 pub fn shared_memory_bytes() -> usize {
-    let setting = |name: &std::ffi::CStr| {
-        // SAFETY: the postmaster has read its settings before it loads preloaded libraries; the
-        // value is a C string PostgreSQL owns, or NULL.
-        unsafe {
-            let value = pg_sys::GetConfigOption(name.as_ptr(), true, false);
-            if value.is_null() {
-                0
-            } else {
-                std::ffi::CStr::from_ptr(value).to_str().ok().and_then(|v| v.parse::<i32>().ok()).unwrap_or(0)
-            }
-        }
-    };
+    let setting = shared::int_setting;
     let processes = setting(c"max_connections")
         + setting(c"autovacuum_max_workers")
         + setting(c"max_worker_processes")
@@ -167,22 +156,22 @@ pub fn watermark_us(function: &str, family: Family) -> i64 {
         let slot = HOLDINGS.at(index);
         // SAFETY: slots live in shared memory for the server's life; fields are used atomically.
         let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
-        (at != NONE && still_held(index, slot)).then_some(at)
+        (at != NONE && still_held(slot)).then_some(at)
     });
     rule::lowest(floor, holdings.collect::<Vec<_>>())
 }
 
 /// Whether a slot's holdings still stand: a backend's always (it clears them itself); a prepared
-/// transaction's while its process still runs that transaction. A stale one is cleared, with
-/// its file.
-fn still_held(index: usize, slot: *mut Holding) -> bool {
+/// transaction's until COMMIT PREPARED or ROLLBACK PREPARED (its process keeps its transaction id
+/// after that, so the transaction itself is asked). A stale one is cleared, with its file.
+fn still_held(slot: *mut Holding) -> bool {
     // SAFETY: as in `watermark_us`.
     let xid = unsafe { atomic(&mut (*slot).xid).load(Ordering::SeqCst) };
     if xid == 0 {
         return true;
     }
-    // SAFETY: index is a PGPROC's; its transaction id is read as one word.
-    if unsafe { crate::compat::proc_xid(index) } as i64 == xid {
+    // SAFETY: a transaction id this slot recorded; the call takes its own locks.
+    if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid as u32)) } {
         return true;
     }
     // SAFETY: as above.
@@ -385,7 +374,7 @@ fn comb_watermark_holders() -> TableIterator<
     let mut rows = vec![];
     for index in 0..HOLDINGS.len() {
         let slot = HOLDINGS.at(index);
-        if !still_held(index, slot) {
+        if !still_held(slot) {
             continue;
         }
         // SAFETY: as in `watermark_us`; the pid is read as one word.
