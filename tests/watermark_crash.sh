@@ -9,9 +9,11 @@
 # 2. Two prepared transactions that made ids (tables with the generators as DEFAULT) hold W at or
 #    below their ids, with their prepared_xid in comb_watermark_holders() and a file each in
 #    comb_ext/prepared/, and still do after a kill -9 of the postmaster and all its processes and a
-#    start. COMMIT PREPARED of the first lets W pass its ids (the second still holds W back), and a
-#    reader following `id > last AND id < W ORDER BY id` then sees them; ROLLBACK PREPARED of the
-#    second releases W; comb_ext/prepared/ is empty at the end.
+#    start, and after a crash (kill -9 of a backend) then; comb_watermark_holders() must show them
+#    after a start even when asked before any watermark function. COMMIT PREPARED of the first lets
+#    W pass its ids (the second still holds W back), and a reader following
+#    `id > last AND id < W ORDER BY id` then sees them; ROLLBACK PREPARED of the second releases W;
+#    comb_ext/prepared/ is empty at the end.
 # 3. W1 taken, the clock stepped back an hour, ids made by a session that made ids before and by a
 #    new one, W2 taken: every id made after W1 is >= W1, W2 >= W1, and W goes on rising (at half
 #    speed, behind the floor) in polls 1 s apart. Two sessions then commit (and roll back) a few
@@ -209,14 +211,19 @@ for f in "${FAMILIES[@]}"; do
     LAST_ROLLBACK[$f]=$(awk -v f="$f" '$1 == f { l = $2 } END { print l }' "$WORK/case2.rollback")
 done
 echo "  prepared: wm_commit ($(wc -l <"$WORK/case2.commit") ids), wm_rollback ($(wc -l <"$WORK/case2.rollback") ids); 3 rows a family committed after them"
-# held_by_prepared WHEN: both prepared transactions hold every W back (comb_watermark_holders() is
-# asked first: after a start it must show them before any watermark was taken).
+# holders_prepared WHEN: comb_watermark_holders() shows both prepared transactions, every family.
+holders_prepared() {
+    check "holders ($1)" "SELECT count(*) = 8 AND bool_and(pid IS NULL) AND (SELECT array_agg(transaction::text::bigint ORDER BY transaction::text::bigint) FROM pg_prepared_xacts WHERE gid LIKE 'wm_%') = array_agg(DISTINCT prepared_xid ORDER BY prepared_xid), coalesce(string_agg(DISTINCT format('prepared_xid %s (%s)', prepared_xid, (SELECT gid FROM pg_prepared_xacts WHERE transaction::text::bigint = prepared_xid)), ', ') || ', ', '') || count(*) || ' rows (families: ' || coalesce(string_agg(DISTINCT family, ' '), 'none') || ')' FROM comb_watermark_holders()"
+}
+# held_by_prepared WHEN: both prepared transactions hold every W back. comb_watermark_holders() is
+# asked first too: after a start it must show them before any watermark was taken.
 held_by_prepared() {
     local f
-    check "holders ($1)" "SELECT count(*) = 8 AND bool_and(pid IS NULL) AND (SELECT array_agg(transaction::text::bigint ORDER BY transaction::text::bigint) FROM pg_prepared_xacts WHERE gid LIKE 'wm_%') = array_agg(DISTINCT prepared_xid ORDER BY prepared_xid), string_agg(DISTINCT format('prepared_xid %s (%s)', prepared_xid, (SELECT gid FROM pg_prepared_xacts WHERE transaction::text::bigint = prepared_xid)), ', ') || ', ' || count(*) || ' rows (families: ' || string_agg(DISTINCT family, ' ') || ')' FROM comb_watermark_holders()"
+    holders_prepared "$1, asked first"
     for f in "${FAMILIES[@]}"; do
         check "held by wm_commit, $f ($1)" "SELECT w <= '${FIRST_COMMIT[$f]}'::${TYPE[$f]}, format('W %s (%s ms from the clock) <= its first id %s', w, $(ms "${TIMEFN[$f]}(w)"), '${FIRST_COMMIT[$f]}') FROM (SELECT ${WFN[$f]} AS w) x"
     done
+    holders_prepared "$1"
     local files
     files=$(find "$dir/comb_ext/prepared" -type f 2>/dev/null | wc -l)
     if [ "$files" -eq 2 ]; then
