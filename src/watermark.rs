@@ -101,7 +101,11 @@ fn load_floor() -> i64 {
 #[inline]
 pub fn clock_us() -> i64 {
     let floor = floor_us();
-    rule::effective_clock(time::wall_clock_unix_us(), floor, anchor(), time::monotonic_us)
+    let wall = time::wall_clock_unix_us();
+    if wall >= floor {
+        return wall;
+    }
+    rule::effective_clock(wall, floor, anchor(), time::monotonic_us)
 }
 
 fn anchor() -> i64 {
@@ -119,7 +123,9 @@ thread_local! {
 /// the caller makes another with the clock read again (`core::watermark`, "An order").
 #[inline]
 pub fn hold(family: Family, at: i64) -> bool {
-    if !HELD.get().must_publish(family, at) {
+    // SAFETY: the cell is this thread's; `Held` is plain data, read without copying it whole.
+    let must = HELD.with(|held| unsafe { (*held.as_ptr()).must_publish(family, at) });
+    if !must {
         return true;
     }
     publish(family, at)
@@ -371,6 +377,8 @@ fn comb_watermark_holders() -> TableIterator<
         name!(prepared_xid, Option<i64>),
     ),
 > {
+    // After a restart, the prepared transactions' holdings are on disk until read back.
+    load_prepared_holdings("comb_watermark_holders");
     let mut rows = vec![];
     for index in 0..HOLDINGS.len() {
         let slot = HOLDINGS.at(index);
