@@ -24,7 +24,7 @@ BEGIN
         PERFORM dblink_connect('s' || s, conninfo);
         IF s % 2 = 0 THEN
             PERFORM dblink_exec('s' || s, 'BEGIN');
-            PERFORM dblink_exec('s' || s, 'SELECT comb_uuid(), sno_new(), muid_new(), uid8_new(''time_sequential'')');
+            PERFORM * FROM dblink('s' || s, 'SELECT comb_uuid()::text, sno_new()::text, muid_new()::text, uid8_new(''time_sequential'')::text') AS t(a text, b text, c text, d text);
         END IF;
     END LOOP;
 END \$\$;
