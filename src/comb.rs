@@ -4,8 +4,8 @@ use crate::core::comb::{self as layout, CombError, Format, Generator};
 use crate::core::random::ProcessRng;
 use crate::core::watermark::Family;
 use crate::errors;
-use crate::watermark;
 use crate::timestamptz::{self, shown};
+use crate::watermark;
 use pgrx::callconv::{Arg, ArgAbi};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,

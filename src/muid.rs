@@ -5,10 +5,10 @@ use crate::core::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_A
 use crate::core::time;
 use crate::core::watermark::Family;
 use crate::errors;
-use crate::watermark;
 use crate::high_water::{self, Marked};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
+use crate::watermark;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
 use std::ffi::{c_char, c_void, CStr, CString};

@@ -2,15 +2,15 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
-use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::core::range;
+use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::core::watermark::Family;
 use crate::errors;
-use crate::watermark;
 use crate::high_water::{self, Marked};
 use crate::shared;
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};
+use crate::watermark;
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
 use pgrx::pgrx_sql_entity_graph::metadata::{

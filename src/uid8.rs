@@ -5,10 +5,10 @@ use crate::core::time;
 use crate::core::uid8::{self, Generators, Mode, Next, Parts, Reservation};
 use crate::core::watermark::Family;
 use crate::errors;
-use crate::watermark;
 use crate::high_water::{self, Marked};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
+use crate::watermark;
 use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -426,7 +426,13 @@ unsafe impl SqlTranslatable for ModeResult {
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_watermark() -> i64 {
     let at = watermark::watermark_us("uid8_watermark", crate::core::watermark::Family::Uid8);
-    let parts = Parts { timestamp_ms: at.div_euclid(time::US_PER_MS), sequence: 0, generator: 0, cluster: 0, mode: Mode::TimeSequential };
+    let parts = Parts {
+        timestamp_ms: at.div_euclid(time::US_PER_MS),
+        sequence: 0,
+        generator: 0,
+        cluster: 0,
+        mode: Mode::TimeSequential,
+    };
     parts.encode().unwrap_or_else(|e| errors::out_of_range("uid8_watermark", &e))
 }
 

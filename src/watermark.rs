@@ -5,7 +5,7 @@
 //! `*_watermark()` functions turn the time this module gives into their smallest id.
 
 use crate::core::time;
-use crate::core::watermark::{self as rule, Family, Floor, Held, NONE};
+use crate::core::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
 use crate::errors;
 use crate::high_water::{self, Marked};
 use crate::shared::{self, PerProc, Shared};
@@ -16,26 +16,31 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 
 /// The floor, on disk (comb_ext/watermark.mark) and under a lock: raised by every watermark.
-static FLOOR: Marked<Floor> =
-    Marked::new(c"comb_ext watermark floor v1", c"comb_ext watermark floor writer v1", c"comb_ext_watermark", Floor::new());
+static FLOOR: Marked<Floor> = Marked::new(
+    c"comb_ext watermark floor v1",
+    c"comb_ext watermark floor writer v1",
+    c"comb_ext_watermark",
+    Floor::new(),
+);
 
-/// What the generators read without a lock, through atomics only.
+/// The generators' clock: its floor read atomically without the lock (the wall clock is at or past
+/// it but after a step back), changed only under the lock, through atomic stores.
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct Published {
-    /// The floor as last raised, or UNLOADED until the first call since the server started has
-    /// read it from its mark.
-    floor: i64,
-    /// The monotonic clock when the floor was last raised (`core::watermark::effective_clock`).
-    anchor: i64,
+    /// Its floor is UNLOADED until the first call since the server started has read the floor's mark.
+    clock: GeneratorClock,
     /// Whether prepared transactions' holdings have been read back from disk since the start.
     prepared_loaded: u32,
 }
 
 const UNLOADED: i64 = i64::MIN;
 
-static PUBLISHED: Shared<Published> =
-    Shared::new(c"comb_ext watermark v1", c"comb_ext_watermark", Published { floor: UNLOADED, anchor: 0, prepared_loaded: 0 });
+static PUBLISHED: Shared<Published> = Shared::new(
+    c"comb_ext watermark v1",
+    c"comb_ext_watermark",
+    Published { clock: GeneratorClock { floor: UNLOADED, anchor: 0 }, prepared_loaded: 0 },
+);
 
 /// One per PGPROC: backends, and the dummy processes of prepared transactions.
 #[repr(C)]
@@ -77,8 +82,9 @@ fn published() -> *mut Published {
 /// generator's lock: that first read takes the floor's lock, and may fail.
 #[inline]
 pub fn floor_us() -> i64 {
-    // SAFETY: the field lives in shared memory for the server's life and is only used atomically.
-    let floor = atomic(unsafe { &mut (*published()).floor }).load(Ordering::Relaxed);
+    // SAFETY: the field lives in shared memory for the server's life and is only read atomically
+    // outside its lock.
+    let floor = atomic(unsafe { &mut (*published()).clock.floor }).load(Ordering::Relaxed);
     if floor != UNLOADED {
         floor
     } else {
@@ -88,16 +94,19 @@ pub fn floor_us() -> i64 {
 
 #[cold]
 fn load_floor() -> i64 {
-    let floor = high_water::update(&FLOOR, "comb_ext", |floor| floor.floor());
-    // SAFETY: as in `floor_us`.
-    unsafe { atomic(&mut (*published()).anchor).store(time::monotonic_us(), Ordering::SeqCst) };
-    // SAFETY: as in `floor_us`.
-    let published = atomic(unsafe { &mut (*published()).floor });
-    published.fetch_max(floor, Ordering::SeqCst).max(floor)
+    let durable = high_water::update(&FLOOR, "comb_ext", |floor| floor.floor());
+    let monotonic = time::monotonic_us();
+    PUBLISHED.with_locked(|published| {
+        if published.clock.floor == UNLOADED {
+            published.clock.anchor = monotonic;
+            atomic(&mut published.clock.floor).store(durable, Ordering::SeqCst);
+        }
+        published.clock.floor
+    })
 }
 
 /// The clock the generators read (µs): the wall clock, never below a watermark already taken
-/// (`core::watermark::effective_clock`). Under a generator's lock only after `floor_us`.
+/// (`core::watermark::GeneratorClock`). Under a generator's lock only after `floor_us`.
 #[inline]
 pub fn clock_us() -> i64 {
     let floor = floor_us();
@@ -105,12 +114,20 @@ pub fn clock_us() -> i64 {
     if wall >= floor {
         return wall;
     }
-    rule::effective_clock(wall, floor, anchor(), time::monotonic_us)
+    behind_the_floor(wall)
 }
 
-fn anchor() -> i64 {
-    // SAFETY: as in `floor_us`.
-    atomic(unsafe { &mut (*published()).anchor }).load(Ordering::Relaxed)
+/// The wall clock stepped back behind the floor: the floor advances at half speed, and is the clock.
+#[cold]
+fn behind_the_floor(wall: i64) -> i64 {
+    let monotonic = time::monotonic_us();
+    PUBLISHED.with_locked(|published| {
+        let mut clock = published.clock;
+        let reading = clock.read(wall, monotonic);
+        published.clock.anchor = clock.anchor;
+        atomic(&mut published.clock.floor).store(clock.floor, Ordering::SeqCst);
+        reading
+    })
 }
 
 thread_local! {
@@ -140,7 +157,7 @@ fn publish(family: Family, at: i64) -> bool {
     // SAFETY: this backend's own slot; other backends read it atomically.
     unsafe { atomic(&mut (*HOLDINGS.mine()).at[family as usize]).store(at, Ordering::SeqCst) };
     // SAFETY: as in `floor_us`.
-    atomic(unsafe { &mut (*published()).floor }).load(Ordering::SeqCst) <= at
+    atomic(unsafe { &mut (*published()).clock.floor }).load(Ordering::SeqCst) <= at
 }
 
 /// The watermark of `family` (µs): every id of it made at a time below this belongs to a
@@ -151,13 +168,14 @@ pub fn watermark_us(function: &str, family: Family) -> i64 {
     load_prepared_holdings(function);
     let now = clock_us();
     let floor = high_water::update(&FLOOR, function, |floor| floor.raise(now));
-    // The anchor before the floor: a generator that reads the new anchor with the old floor reads
-    // a clock behind the new floor, and its `hold` fails and it reads again; the other way round
-    // it could read a clock far ahead (an old anchor).
-    // SAFETY: as in `floor_us`.
-    unsafe { atomic(&mut (*published()).anchor).store(time::monotonic_us(), Ordering::SeqCst) };
-    // SAFETY: as in `floor_us`.
-    atomic(unsafe { &mut (*published()).floor }).fetch_max(floor, Ordering::SeqCst);
+    let monotonic = time::monotonic_us();
+    let floor = PUBLISHED.with_locked(|published| {
+        let mut clock = published.clock;
+        clock.raise(floor, monotonic);
+        published.clock.anchor = clock.anchor;
+        atomic(&mut published.clock.floor).store(clock.floor, Ordering::SeqCst);
+        clock.floor
+    });
     let holdings = (0..HOLDINGS.len()).filter_map(|index| {
         let slot = HOLDINGS.at(index);
         // SAFETY: slots live in shared memory for the server's life; fields are used atomically.

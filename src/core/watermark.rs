@@ -5,7 +5,7 @@
 //! taken sees all of those that committed). It rests on three things, all in µs of the wall clock:
 //!
 //! - **A floor.** Taking a watermark first raises the floor to the clock, and every generator
-//!   reads the clock through it ([`effective_clock`]). So ids made after a watermark are never below
+//!   reads the clock through it ([`GeneratorClock`]). So ids made after a watermark are never below
 //!   it, even when the clock steps back: behind the floor, the generators' clock goes on from it at
 //!   half the speed of time until the wall clock catches up (so watermarks go on advancing, and the
 //!   lead a step back leaves shrinks away).
@@ -47,16 +47,40 @@ impl Family {
 /// A slot holds nothing.
 pub const NONE: i64 = i64::MAX;
 
-/// The clock the generators and watermarks read (µs): the wall clock at `wall`, or, while that is
-/// behind the `floor` (the last watermark's clock), the floor advanced by half the monotonic time
-/// since it was set (`anchor`, on the clock `monotonic` reads, only then). Never below the floor.
-#[inline]
-pub fn effective_clock(wall: i64, floor: i64, anchor: i64, monotonic: impl FnOnce() -> i64) -> i64 {
-    if wall >= floor {
-        return wall;
+/// The clock the generators and watermarks read: the wall clock, never below the floor. The floor
+/// is the last watermark's clock, and while the wall clock is behind it (it stepped back), the
+/// floor advances at half the speed of the monotonic clock, from `anchor` on, and is the clock.
+/// Plain data for shared memory; `read` and `raise` run under its lock, and the floor is read
+/// atomically without it (the common case: the wall clock at or past it).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeneratorClock {
+    pub floor: i64,
+    /// The monotonic clock (µs) up to which the floor has advanced.
+    pub anchor: i64,
+}
+
+impl GeneratorClock {
+    /// The clock with the wall clock at `wall` and the monotonic clock at `monotonic` (µs), when
+    /// the wall clock is behind the floor: the floor moves on by half the monotonic time since
+    /// the anchor (the remainder stays for the next reading, so frequent readings lose nothing).
+    pub fn read(&mut self, wall: i64, monotonic: i64) -> i64 {
+        if wall >= self.floor {
+            return wall;
+        }
+        let advance = monotonic.saturating_sub(self.anchor).max(0) / 2;
+        self.floor = self.floor.saturating_add(advance);
+        self.anchor = self.anchor.saturating_add(2 * advance);
+        self.floor.max(wall)
     }
-    let since = monotonic().saturating_sub(anchor).max(0);
-    wall.max(floor.saturating_add(since / 2))
+
+    /// A watermark taken at `to` (a reading of this clock): the floor rises to it.
+    pub fn raise(&mut self, to: i64, monotonic: i64) {
+        if to > self.floor {
+            self.floor = to;
+            self.anchor = monotonic;
+        }
+    }
 }
 
 /// The watermark: the floor (the clock, or later), or the earliest holding if that is earlier.
@@ -162,21 +186,37 @@ mod tests {
 
     #[test]
     fn behind_the_floor_the_clock_goes_on_from_it_at_half_speed_until_the_wall_clock_catches_up() {
-        // Ahead of the floor: the wall clock, and the monotonic clock is not read.
-        assert_eq!(effective_clock(1_000, 900, 0, || unreachable!()), 1_000);
-        assert_eq!(effective_clock(900, 900, 0, || unreachable!()), 900);
-        // Stepped back an hour just after a watermark at 10,000 s (anchored at monotonic 50 s).
-        let (floor, anchor, hour) = (10_000_000_000, 50_000_000, 3_600_000_000);
-        let at = |elapsed: i64| effective_clock(floor - hour + elapsed, floor, anchor, || anchor + elapsed);
-        assert_eq!(at(0), floor);
-        assert_eq!(at(1_000_000), floor + 500_000);
-        // Never back, and the lead shrinks: gone after two hours.
-        let readings: Vec<i64> = (0..=9).map(|h| at(h * hour / 4)).collect();
-        assert!(readings.windows(2).all(|w| w[0] < w[1]), "{readings:?}");
-        assert_eq!(at(2 * hour), floor + hour);
-        assert_eq!(at(3 * hour), floor + 2 * hour);
-        // A monotonic reading older than the anchor (an anchor set by another backend just now).
-        assert_eq!(effective_clock(5, 100, 70, || 60), 100);
+        let hour = 3_600_000_000;
+        // A watermark at 10,000 s (monotonic 50 s), then the wall clock stepped back an hour.
+        let mut clock = GeneratorClock { floor: 0, anchor: 0 };
+        clock.raise(10_000_000_000, 50_000_000);
+        assert_eq!(clock.read(10_000_000_001, 50_000_001), 10_000_000_001, "the wall clock, ahead of the floor");
+        let (floor, anchor) = (clock.floor, clock.anchor);
+        // Readings every 3 µs, then every 7 s, for three hours: never back, half speed while behind,
+        // and the wall clock's own from the moment it catches up (after two hours).
+        let mut last = 0;
+        let mut elapsed = 0;
+        while elapsed < 3 * hour {
+            elapsed += if elapsed < 1_000 { 3 } else { 7_000_000 };
+            let wall = floor - hour + elapsed;
+            let reading = clock.read(wall, anchor + elapsed);
+            assert!(reading >= last && reading >= wall, "back at {elapsed}: {reading} after {last}");
+            // Half speed from the floor; the wall clock's own once it has passed the last reading
+            // (which can be up to half the time between readings before the exact crossing).
+            let half_speed = floor + elapsed / 2;
+            if elapsed < 2 * hour - 7_000_000 {
+                assert!((reading - half_speed).abs() <= 1, "at {elapsed}: {reading}, expected {half_speed}");
+            } else {
+                assert!(reading <= half_speed.max(wall) + 1, "at {elapsed}: {reading}");
+            }
+            last = reading;
+        }
+        // A monotonic reading older than the anchor (taken before another backend moved it).
+        let mut clock = GeneratorClock { floor: 100, anchor: 70 };
+        assert_eq!(clock.read(5, 60), 100);
+        // A watermark below the floor leaves it.
+        clock.raise(90, 80);
+        assert_eq!(clock, GeneratorClock { floor: 100, anchor: 70 });
     }
 
     #[test]
