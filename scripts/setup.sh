@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing comb_ext needs on Debian 12, skipping what is already there:
 # PostgreSQL 15 with its server headers, clang for bindgen, g++ for libFuzzer (tests/fuzz.sh), sudo,
-# faketime (tests/clock_step.sh steps a running server's clock) and cargo-pgrx 0.18.1.
+# faketime (tests/clock_step.sh steps a running server's clock), cargo-pgrx 0.18.1, and a Python venv
+# with psycopg 3 for tests/watermark_harness.py.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-packages=(postgresql-15 postgresql-server-dev-15 libclang-dev clang g++ sudo faketime)
+packages=(postgresql-15 postgresql-server-dev-15 libclang-dev clang g++ sudo faketime python3 python3-venv)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,6 +21,15 @@ fi
 if [ "$(cargo pgrx --version 2>/dev/null)" != "cargo-pgrx 0.18.1" ]; then
     say "installing cargo-pgrx 0.18.1 (takes several minutes)"
     cargo install cargo-pgrx --version 0.18.1 --locked
+fi
+
+# psycopg 3 from PyPI into a venv in the cache, the Debian python3 (python3-venv) under it, so
+# tests/watermark.sh gets one client whatever else is on PATH and itself downloads nothing.
+venv=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}
+if ! "$venv/bin/python" -c 'import psycopg' 2>/dev/null; then
+    say "installing psycopg into $venv"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q 'psycopg[binary]>=3.1,<4'
 fi
 
 # Point pgrx at every PostgreSQL there is here (downloads nothing).

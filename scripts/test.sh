@@ -103,6 +103,16 @@ run_major() {
     say "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"
     bash "$REPO/tests/damaged_marks.sh" "$WORK/damaged_marks$major"
 
+    # The harness at full length on 18, shorter on the other majors (it is timing-free, so only
+    # its reach changes).
+    watermark_seconds=15
+    [ "$major" = 18 ] && watermark_seconds=60
+    say "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; no committed row skipped; the control (W from the clock) skips"
+    COMB_EXT_WATERMARK_CONTROL_SECONDS=5 bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" "$watermark_seconds"
+
+    say "[pg$major] watermarks through crashes and clock steps: a killed backend's ids, prepared transactions across a postmaster kill -9 until COMMIT/ROLLBACK PREPARED, the clock set back an hour between polls (faketime)"
+    bash "$REPO/tests/watermark_crash.sh" "$WORK/watermark_crash$major"
+
     say "[pg$major] a disk that stalls every fsync of the marks for 10 s: generation goes on up to the mark written ahead, waits are cancelled within a second, nothing past the mark on disk after a kill -9"
     bash "$REPO/tests/stall.sh" "$WORK/stall$major"
 

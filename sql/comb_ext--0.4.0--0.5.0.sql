@@ -18,3 +18,40 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'comb_ext_marks_wrapper';
 
 COMMENT ON FUNCTION comb_ext_marks() IS
   'The high-water marks of sno_new, muid_new and uid8_new on disk (comb_ext/ in the data directory) next to the wall clock: the time each reserves up to, how far ahead of the clock, the values, and why a start would refuse one';
+
+-- Watermarks for readers that follow ids in order (README: "Reading rows in id order").
+CREATE FUNCTION comb_watermark("format" comb_format DEFAULT 'postgresql') RETURNS uuid
+STRICT VOLATILE PARALLEL RESTRICTED
+LANGUAGE c AS 'MODULE_PATHNAME', 'comb_watermark_wrapper';
+
+CREATE FUNCTION sno_watermark() RETURNS sno
+STRICT VOLATILE PARALLEL RESTRICTED
+LANGUAGE c AS 'MODULE_PATHNAME', 'sno_watermark_wrapper';
+
+CREATE FUNCTION muid_watermark() RETURNS uuid
+STRICT VOLATILE PARALLEL RESTRICTED
+LANGUAGE c AS 'MODULE_PATHNAME', 'muid_watermark_wrapper';
+
+CREATE FUNCTION uid8_watermark() RETURNS bigint
+STRICT VOLATILE PARALLEL RESTRICTED
+LANGUAGE c AS 'MODULE_PATHNAME', 'uid8_watermark_wrapper';
+
+CREATE FUNCTION comb_watermark_holders() RETURNS TABLE (
+    "pid" integer,
+    "family" text,
+    "held_since" timestamptz,
+    "prepared_xid" bigint
+)
+STRICT VOLATILE PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'comb_watermark_holders_wrapper';
+
+COMMENT ON FUNCTION comb_watermark(comb_format) IS
+  'Bound for readers that follow comb_uuid() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it; read WHERE id > last AND id < comb_watermark() ORDER BY id (#<# and the SQL Server order for the sqlserver formats)';
+COMMENT ON FUNCTION sno_watermark() IS
+  'Bound for readers that follow sno_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
+COMMENT ON FUNCTION muid_watermark() IS
+  'Bound for readers that follow muid_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
+COMMENT ON FUNCTION uid8_watermark() IS
+  'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
+COMMENT ON FUNCTION comb_watermark_holders() IS
+  'The open transactions (pid) and prepared ones (prepared_xid) that hold watermarks back, per family, with the time of their earliest id';

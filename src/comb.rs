@@ -2,9 +2,10 @@
 
 use crate::core::comb::{self as layout, CombError, Format, Generator};
 use crate::core::random::ProcessRng;
-use crate::core::time;
+use crate::core::watermark::Family;
 use crate::errors;
 use crate::timestamptz::{self, shown};
+use crate::watermark;
 use pgrx::callconv::{Arg, ArgAbi};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -115,16 +116,20 @@ fn session_for(session: &mut Option<Session>, pid: i32) -> &mut Session {
 
 fn generate(format: Format) -> Uuid {
     let pid = backend_pid();
-    let now = time::wall_clock_unix_us();
-    let result = SESSION.with_borrow_mut(|session| {
-        let session = session_for(session, pid);
-        let random = session.rng.bytes16(pid);
-        // Format::ALL lists the variants in declaration order.
-        session.generators[format as usize].next(now, random)
-    });
-    match result {
-        Ok(id) => Uuid::from_bytes(id),
-        Err(error) => report("comb_uuid", format, error),
+    loop {
+        let now = watermark::clock_us();
+        let result = SESSION.with_borrow_mut(|session| {
+            let session = session_for(session, pid);
+            let random = session.rng.bytes16(pid);
+            // Format::ALL lists the variants in declaration order.
+            session.generators[format as usize].next(now, random)
+        });
+        match result {
+            // Made again, past the floor, if a watermark was taken meanwhile (src/watermark.rs).
+            Ok(id) if watermark::hold(Family::Comb, now) => return Uuid::from_bytes(id),
+            Ok(_) => {}
+            Err(error) => report("comb_uuid", format, error),
+        }
     }
 }
 
@@ -174,6 +179,21 @@ fn report_for(function: &str, id: Option<Uuid>, format: Format, error: CombError
             format!("{function}: {value} is not a comb_format {} value: {error}", format.name()),
             Some("A uuidv7 value has version nibble 7 (the 13th hex digit) and variant bits 10."),
         ),
+    }
+}
+
+/// The smallest COMB of `format` in the clock unit of the comb watermark (src/watermark.rs): every
+/// `comb_uuid()` or `comb_uuid(format)` below it belongs to a transaction that has ended, and
+/// none made after this call is below it. Compare in the format's order (`#<#` for the SQL Server
+/// formats).
+#[pg_extern(volatile, parallel_restricted)]
+fn comb_watermark(format: default!(FormatArg, "'postgresql'")) -> Uuid {
+    let format = Format::from(format);
+    let at = watermark::watermark_us("comb_watermark", Family::Comb);
+    let clock = format.clock();
+    match clock.units(at).and_then(|units| layout::floor(clock.unix_us(units), format)) {
+        Ok(id) => Uuid::from_bytes(id),
+        Err(error) => report("comb_watermark", format, error),
     }
 }
 

@@ -135,3 +135,30 @@ pub unsafe fn save_soft_error(
         true
     }
 }
+
+/// The number of this backend's PGPROC in `ProcGlobal->allProcs` (PG17's `MyProcNumber`; before
+/// it, `pgprocno`, which every version computes the same way).
+///
+/// SAFETY: call from a backend with a PGPROC.
+pub unsafe fn my_proc_number() -> usize {
+    pg_sys::MyProc.offset_from((*pg_sys::ProcGlobal).allProcs) as usize
+}
+
+/// The process id of PGPROC number `index` (0 for a prepared transaction's).
+///
+/// SAFETY: `index` below `ProcGlobal->allProcCount`.
+pub unsafe fn proc_pid(index: usize) -> i32 {
+    std::ptr::read_volatile(std::ptr::addr_of!((*(*pg_sys::ProcGlobal).allProcs.add(index)).pid))
+}
+
+/// The top transaction id PGPROC number `index` runs (a prepared transaction's process: its own),
+/// read without a lock as one word. In 13 it is in the PGXACT array beside the PGPROCs.
+///
+/// SAFETY: `index` below `ProcGlobal->allProcCount`.
+pub unsafe fn proc_xid(index: usize) -> u32 {
+    #[cfg(feature = "pg13")]
+    let xid = std::ptr::addr_of!((*(*pg_sys::ProcGlobal).allPgXact.add(index)).xid);
+    #[cfg(not(feature = "pg13"))]
+    let xid = std::ptr::addr_of!((*(*pg_sys::ProcGlobal).allProcs.add(index)).xid);
+    std::ptr::read_volatile(xid).into_inner()
+}

@@ -197,7 +197,7 @@ fn read<P: Persisted>(path: &Path) -> Result<Option<P::Record>, Unusable> {
 
 /// Replaces `dir/name` by `text` so that after a crash it holds the old text or the new one,
 /// creating `dir` if it is missing.
-fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+pub fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     let path = dir.join(name);
     let fail = |what: &str, e: std::io::Error| format!("could not {what} {}: {e}", path.display());
     if !dir.is_dir() {

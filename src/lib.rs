@@ -18,6 +18,7 @@ mod sort_support;
 mod sqlserver_order;
 mod timestamptz;
 mod uid8;
+mod watermark;
 
 use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
 
@@ -80,7 +81,8 @@ pub extern "C-unwind" fn _PG_init() {
                 sno::SHARED_MEMORY_BYTES
                     + muid::SHARED_MEMORY_BYTES
                     + uid8::SHARED_MEMORY_BYTES
-                    + shared::SHARED_MEMORY_BYTES,
+                    + shared::SHARED_MEMORY_BYTES
+                    + watermark::shared_memory_bytes(),
             );
         }
     }

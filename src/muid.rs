@@ -3,10 +3,12 @@
 
 use crate::core::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
 use crate::core::time;
+use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
+use crate::watermark;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
 use std::ffi::{c_char, c_void, CStr, CString};
@@ -81,14 +83,19 @@ fn muid_new(offset: default!(i32, 0)) -> Uuid {
     PACE.attach_now();
     let mut wait = shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US);
     loop {
+        watermark::floor_us();
         let (next, now) = high_water::update(&TIMELINE, "muid_new", |timeline| {
-            let now = time::wall_clock_unix_us();
+            let now = watermark::clock_us();
             // SAFETY: the pace is used nowhere else, and only here, under the timeline's lock.
             let next = unsafe { PACE.with_guarded_by_other_lock(|pace| pace.next(timeline, now, time::monotonic_us)) };
             (next, now)
         });
         match next {
-            Next::Issue(timestamp) => return pack("muid_new", timestamp, medallion, offset),
+            // Made again, past the floor, if a watermark was taken meanwhile (src/watermark.rs).
+            Next::Issue(timestamp) if watermark::hold(Family::Muid, now) => {
+                return pack("muid_new", timestamp, medallion, offset)
+            }
+            Next::Issue(_) => {}
             Next::Wait { us } => wait.sleep_until(now + us, now),
             Next::Exhausted => errors::datetime_out_of_range(format!(
                 "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
@@ -116,6 +123,13 @@ fn pack(function: &str, timestamp: i64, medallion: i64, offset: i32) -> Uuid {
             )
         }
     }
+}
+
+/// The smallest muid of the muid watermark's µs (src/watermark.rs): every `muid_new()` below it
+/// belongs to a transaction that has ended, and none made after this call is below it.
+#[pg_extern(volatile, parallel_restricted)]
+fn muid_watermark() -> Uuid {
+    pack("muid_watermark", watermark::watermark_us("muid_watermark", Family::Muid), 0, 0)
 }
 
 /// A muid from its three fields (Gink's `Muid(timestamp, medallion, offset)`).

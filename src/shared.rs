@@ -12,7 +12,7 @@ use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting};
 use std::ffi::{c_int, c_long, CStr};
 use std::panic::RefUnwindSafe;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
 /// `AddinShmemInitLock` is `&MainLWLockArray[21].lock` in every supported version
 /// (storage/lwlocknames.h), a macro bindgen cannot carry over.
@@ -96,38 +96,126 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
         if !attached.is_null() {
             return attached;
         }
-        let slot = PgTryBuilder::new(|| unsafe { self.find_or_create() })
-            .catch_when(PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY, |_| {
-                errors::raise(
-                    PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY,
-                    format!(
-                        "comb_ext: no shared memory left for {} ({} bytes)",
-                        self.name.to_string_lossy(),
-                        self.size()
-                    ),
-                    Some("Add comb_ext to shared_preload_libraries so its space is reserved at server start."),
-                )
+        // SAFETY: a Slot<T> is initialised the first time it is created, under the init lock.
+        let slot = unsafe {
+            find_or_create(self.name, self.size(), |slot: *mut Slot<T>| {
+                let tranche = pg_sys::LWLockNewTrancheId();
+                pg_sys::LWLockInitialize(std::ptr::addr_of_mut!((*slot).lock), tranche);
+                std::ptr::addr_of_mut!((*slot).tranche).write(tranche);
+                std::ptr::addr_of_mut!((*slot).value).write(self.initial);
             })
-            .execute();
+        };
+        // SAFETY: the slot is initialised; registering a tranche name is per backend.
+        unsafe { pg_sys::LWLockRegisterTranche((*slot).tranche, self.tranche_name.as_ptr()) };
         self.attached.store(slot, Ordering::Relaxed);
         slot
     }
+}
 
-    /// SAFETY: called from a backend with a PGPROC (any SQL-calling backend), outside any lock.
-    unsafe fn find_or_create(&self) -> *mut Slot<T> {
+/// The struct `name` of `size` bytes in shared memory, found, or created and set up by `init`
+/// (under `AddinShmemInitLock`, so exactly once). Out of shared memory is an ERROR that says to
+/// preload the library.
+///
+/// SAFETY: called from a backend with a PGPROC (any SQL-calling backend), outside any lock; `init`
+/// must initialise every byte the callers read.
+unsafe fn find_or_create<S>(name: &'static CStr, size: usize, init: impl FnOnce(*mut S)) -> *mut S {
+    let mut init = std::panic::AssertUnwindSafe(Some(init));
+    PgTryBuilder::new(move || unsafe {
         let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
         pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
         let mut found = false;
-        let slot = pg_sys::ShmemInitStruct(self.name.as_ptr(), self.size(), &mut found).cast::<Slot<T>>();
+        let slot = pg_sys::ShmemInitStruct(name.as_ptr(), size, &mut found).cast::<S>();
         if !found {
-            let tranche = pg_sys::LWLockNewTrancheId();
-            pg_sys::LWLockInitialize(std::ptr::addr_of_mut!((*slot).lock), tranche);
-            std::ptr::addr_of_mut!((*slot).tranche).write(tranche);
-            std::ptr::addr_of_mut!((*slot).value).write(self.initial);
+            if let Some(init) = init.take() {
+                init(slot);
+            }
         }
         pg_sys::LWLockRelease(init_lock);
-        pg_sys::LWLockRegisterTranche((*slot).tranche, self.tranche_name.as_ptr());
         slot
+    })
+    .catch_when(PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY, |_| {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY,
+            format!("comb_ext: no shared memory left for {} ({size} bytes)", name.to_string_lossy()),
+            Some("Add comb_ext to shared_preload_libraries so its space is reserved at server start."),
+        )
+    })
+    .execute()
+}
+
+/// The value of integer setting `name` (0 if it has none): for sizes fixed at server start.
+pub fn int_setting(name: &CStr) -> i32 {
+    // SAFETY: the value is a C string PostgreSQL owns, or NULL; settings are read before any
+    // library is loaded.
+    unsafe {
+        let value = pg_sys::GetConfigOption(name.as_ptr(), true, false);
+        if value.is_null() {
+            return 0;
+        }
+        CStr::from_ptr(value).to_str().ok().and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+}
+
+/// An array in shared memory with one `T` per PGPROC (every backend and auxiliary process, and the
+/// processes that stand for prepared transactions), found or created on first use. `T` is plain
+/// data whose fields every backend uses atomically.
+pub struct PerProc<T: Copy + 'static> {
+    name: &'static CStr,
+    initial: T,
+    attached: AtomicPtr<T>,
+    len: AtomicUsize,
+}
+
+impl<T: Copy + 'static> PerProc<T> {
+    pub const fn new(name: &'static CStr, initial: T) -> Self {
+        PerProc { name, initial, attached: AtomicPtr::new(std::ptr::null_mut()), len: AtomicUsize::new(0) }
+    }
+
+    /// Bytes to reserve at server start for `processes` PGPROCs.
+    pub const fn size(processes: usize) -> usize {
+        processes * std::mem::size_of::<T>()
+    }
+
+    pub fn len(&self) -> usize {
+        self.attach();
+        self.len.load(Ordering::Relaxed)
+    }
+
+    /// The element of PGPROC number `index` (below `len()`).
+    pub fn at(&self, index: usize) -> *mut T {
+        let first = self.attach();
+        assert!(index < self.len.load(Ordering::Relaxed), "PGPROC {index} out of range");
+        // SAFETY: within the array.
+        unsafe { first.add(index) }
+    }
+
+    /// This backend's element.
+    pub fn mine(&self) -> *mut T {
+        // SAFETY: MyProc is this backend's PGPROC, one of ProcGlobal's.
+        self.at(unsafe { crate::compat::my_proc_number() })
+    }
+
+    fn attach(&self) -> *mut T {
+        let attached = self.attached.load(Ordering::Relaxed);
+        if !attached.is_null() {
+            return attached;
+        }
+        // SAFETY: ProcGlobal is set up before any backend runs SQL; its count never changes.
+        // `allProcCount` leaves out the processes of prepared transactions, which follow.
+        let count = unsafe { (*pg_sys::ProcGlobal).allProcCount as usize }
+            + int_setting(c"max_prepared_transactions").max(0) as usize;
+        let initial = self.initial;
+        // SAFETY: every element is written the first time the array is created.
+        let first = unsafe {
+            find_or_create(self.name, Self::size(count), |first: *mut T| {
+                for i in 0..count {
+                    first.add(i).write(initial);
+                }
+            })
+        };
+        self.len.store(count, Ordering::Relaxed);
+        self.attached.store(first, Ordering::Relaxed);
+        first
     }
 }
 
@@ -191,7 +279,8 @@ impl ClockWait {
         let mut last = read_us;
         loop {
             pgrx::check_for_interrupts!();
-            let now = crate::core::time::wall_clock_unix_us();
+            // The generators' clock: the wall clock, unless a watermark put it ahead (src/watermark.rs).
+            let now = crate::watermark::clock_us();
             if now < last {
                 self.stepped_back_us = self.stepped_back_us.max(last - now);
                 return;

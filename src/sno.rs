@@ -2,13 +2,15 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
+use crate::core::range;
 use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
-use crate::core::{range, time};
+use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
 use crate::shared;
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};
+use crate::watermark;
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
 use pgrx::pgrx_sql_entity_graph::metadata::{
@@ -133,13 +135,17 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
     let bounds = sequence_bounds();
     let mut wait = shared::ClockWait::new("sno_new");
     loop {
+        watermark::floor_us();
         let step = high_water::update(&GENERATOR, "sno_new", |generator| {
-            let now = time::wall_clock_unix_us();
+            let now = watermark::clock_us();
             layout::units(now).map(|units| (generator.next(units, bounds), now)).ok_or(now)
         });
         match step {
-            Ok((Next::Issue { units, tick, sequence }, _)) => {
-                return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
+            Ok((Next::Issue { units, tick, sequence }, now)) => {
+                // Made again, past the floor, if a watermark was taken meanwhile (src/watermark.rs).
+                if watermark::hold(Family::Sno, now) {
+                    return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
+                }
             }
             Ok((Next::WaitUntil { units }, now)) => wait.sleep_until(layout::unix_us(units), now),
             Err(now) => errors::datetime_out_of_range(format!(
@@ -267,6 +273,21 @@ fn sno_from_parts(
     let partition = field("sno_from_parts", "partition", partition, u16::MAX as i32) as u16;
     let sequence = field("sno_from_parts", "sequence", sequence, u16::MAX as i32) as u16;
     Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }))
+}
+
+/// The smallest sno in the 4 ms unit of the sno watermark (src/watermark.rs): every `sno_new()`
+/// below it belongs to a transaction that has ended, and none made after this call is below it.
+#[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
+fn sno_watermark() -> Sno {
+    let at = watermark::watermark_us("sno_watermark", Family::Sno);
+    match layout::units(at).and_then(|units| layout::floor(layout::unix_us(units))) {
+        Some(id) => Sno(id),
+        None => errors::datetime_out_of_range(format!(
+            "sno_watermark: the watermark {} is outside sno's range: valid range is {}",
+            shown(at),
+            range_text()
+        )),
+    }
 }
 
 /// The smallest sno whose `sno_time` is at or after `ts`, for range scans:

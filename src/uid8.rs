@@ -3,10 +3,12 @@
 
 use crate::core::time;
 use crate::core::uid8::{self, Generators, Mode, Next, Parts, Reservation};
+use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
 use crate::shared::{self, Shared};
 use crate::timestamptz;
+use crate::watermark;
 use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -274,7 +276,7 @@ fn claim(cluster: i32, pinned: i32, held: &Generators) -> Option<i32> {
 }
 
 fn now_ms() -> i64 {
-    time::wall_clock_unix_us().div_euclid(time::US_PER_MS)
+    watermark::clock_us().div_euclid(time::US_PER_MS)
 }
 
 /// A new ID: one of this session's generator ids (claimed on first use and when a millisecond's
@@ -293,12 +295,18 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
         session.follow_settings(cluster, pinned, limit);
         let mut wait = shared::ClockWait::new("uid8_new");
         loop {
-            let now = now_ms();
+            // The generators' clock (src/watermark.rs), in µs for the watermark and in ms.
+            let now_us = watermark::clock_us();
+            let now = now_us.div_euclid(time::US_PER_MS);
             match session.generators.next(now, limit) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The id about to be used must still be held; if it is not, none may be.
                     if !still_held(cluster, generator) {
                         session.generators.retain(|g| still_held(cluster, g));
+                        continue;
+                    }
+                    // Made again, past the floor, if a watermark was taken meanwhile.
+                    if !watermark::hold(Family::Uid8, now_us) {
                         continue;
                     }
                     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
@@ -410,6 +418,22 @@ unsafe impl SqlTranslatable for ModeResult {
     const TYPE_ORIGIN: TypeOrigin = TypeOrigin::ThisExtension;
     const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("uid8_mode"));
     const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("uid8_mode")));
+}
+
+/// The smallest `time_sequential` ID of the uid8 watermark's millisecond (src/watermark.rs): every
+/// `uid8_new('time_sequential')` below it belongs to a transaction that has ended, and none made
+/// after this call is below it. (`spread` IDs are not in time order: no bound orders them.)
+#[pg_extern(volatile, parallel_restricted)]
+fn uid8_watermark() -> i64 {
+    let at = watermark::watermark_us("uid8_watermark", crate::core::watermark::Family::Uid8);
+    let parts = Parts {
+        timestamp_ms: at.div_euclid(time::US_PER_MS),
+        sequence: 0,
+        generator: 0,
+        cluster: 0,
+        mode: Mode::TimeSequential,
+    };
+    parts.encode().unwrap_or_else(|e| errors::out_of_range("uid8_watermark", &e))
 }
 
 /// The library's `Blueprint` with every field given, for migrations and tests.

@@ -2,7 +2,7 @@
 # A primary and a streaming standby made from it with pg_basebackup -R (so the standby has the
 # primary's system identifier and configuration files), 8 sessions on each generating at the same
 # time with every generator. On the standby sno_new, muid_new and uid8_new refuse with SQLSTATE
-# 25006 (their identity would be the primary's); comb_uuid works on both. No value may be made twice
+# 25006 (their identity would be the primary's), and so do the watermarks; comb_uuid works on both. No value may be made twice
 # across the two servers, and the standby must make no value of a refused generator.
 # Then the standby is promoted (pg_promote()) while its source still runs: a clone turned primary on
 # a new timeline. Its derived sno partition and muid medallion fold the timeline in, so they differ
@@ -93,6 +93,12 @@ for spec in "${GENERATORS[@]}"; do
 done
 # What a user sees.
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -c "SELECT sno_new()" 2>&1 | head -2 || true
+# Watermarks refuse there too: the primary's open transactions are not the standby's to see.
+watermark_refusals=$(cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -v ON_ERROR_STOP=0 -v VERBOSITY=verbose \
+    -c "SELECT comb_watermark()" -c "SELECT sno_watermark()" -c "SELECT muid_watermark()" -c "SELECT uid8_watermark()" 2>&1 |
+    grep -c '^ERROR:  25006' || true)
+echo "standby: $watermark_refusals of 4 watermark functions refused with 25006"
+[ "$watermark_refusals" = 4 ] || { echo "FAILED: watermarks on the standby" >&2; status=1; }
 
 # The clone promoted while its source runs.
 cluster_psql "$standby" "$STANDBY_PORT" -d postgres -qAt -c "SELECT pg_promote()" >/dev/null

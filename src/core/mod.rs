@@ -12,3 +12,4 @@ pub mod range;
 pub mod sno;
 pub mod time;
 pub mod uid8;
+pub mod watermark;

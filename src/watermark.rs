@@ -1,0 +1,424 @@
+//! Watermarks for readers that follow ids in order (`core::watermark` says why they hold): the
+//! floor every generator reads the clock through, the holdings each transaction publishes before
+//! its first id of a family, the transaction callbacks that clear them (and hand a prepared
+//! transaction's over to it, on disk too), and `comb_watermark_holders()`. The families' own
+//! `*_watermark()` functions turn the time this module gives into their smallest id.
+
+use crate::core::time;
+use crate::core::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
+use crate::errors;
+use crate::high_water::{self, Marked};
+use crate::shared::{self, PerProc, Shared};
+use pgrx::prelude::*;
+use pgrx::{pg_sys, PgSqlErrorCode};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+
+/// The floor, on disk (comb_ext/watermark.mark) and under a lock: raised by every watermark.
+static FLOOR: Marked<Floor> = Marked::new(
+    c"comb_ext watermark floor v1",
+    c"comb_ext watermark floor writer v1",
+    c"comb_ext_watermark",
+    Floor::new(),
+);
+
+/// The generators' clock: its floor read atomically without the lock (the wall clock is at or past
+/// it but after a step back), changed only under the lock, through atomic stores.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Published {
+    /// Its floor is UNLOADED until the first call since the server started has read the floor's mark.
+    clock: GeneratorClock,
+    /// Whether prepared transactions' holdings have been read back from disk since the start.
+    prepared_loaded: u32,
+}
+
+const UNLOADED: i64 = i64::MIN;
+
+static PUBLISHED: Shared<Published> = Shared::new(
+    c"comb_ext watermark v1",
+    c"comb_ext_watermark",
+    Published { clock: GeneratorClock { floor: UNLOADED, anchor: 0 }, prepared_loaded: 0 },
+);
+
+/// One per PGPROC: backends, and the dummy processes of prepared transactions.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Holding {
+    /// Per family (`Family as usize`), the earliest time an id of the open transaction was made
+    /// with, or NONE.
+    at: [i64; 4],
+    /// For a prepared transaction's process: its transaction id (0 for a backend's own slot).
+    xid: i64,
+}
+
+static HOLDINGS: PerProc<Holding> = PerProc::new(c"comb_ext watermark holdings v1", Holding { at: [NONE; 4], xid: 0 });
+
+/// Bytes to reserve at server start: the floor, and a holding per process (counted from the
+/// settings that size ProcGlobal, and generously for the auxiliary processes).
+pub fn shared_memory_bytes() -> usize {
+    let setting = shared::int_setting;
+    let processes = setting(c"max_connections")
+        + setting(c"autovacuum_max_workers")
+        + setting(c"max_worker_processes")
+        + setting(c"max_wal_senders")
+        + setting(c"max_prepared_transactions")
+        + 64;
+    FLOOR.size() + PUBLISHED.size() + PerProc::<Holding>::size(processes.max(0) as usize)
+}
+
+fn atomic(value: &mut i64) -> &AtomicI64 {
+    // SAFETY: every access to these fields, in every backend, is atomic.
+    unsafe { AtomicI64::from_ptr(value) }
+}
+
+fn published() -> *mut Published {
+    PUBLISHED.as_ptr()
+}
+
+/// The floor the generators read the clock through (`clock_us`), read from its mark by the first
+/// call after a server start (0 while no watermark was ever taken). Call it before taking a
+/// generator's lock: that first read takes the floor's lock, and may fail.
+#[inline]
+pub fn floor_us() -> i64 {
+    // SAFETY: the field lives in shared memory for the server's life and is only read atomically
+    // outside its lock.
+    let floor = atomic(unsafe { &mut (*published()).clock.floor }).load(Ordering::Relaxed);
+    if floor != UNLOADED {
+        floor
+    } else {
+        load_floor()
+    }
+}
+
+#[cold]
+fn load_floor() -> i64 {
+    let durable = high_water::update(&FLOOR, "comb_ext", |floor| floor.floor());
+    let monotonic = time::monotonic_us();
+    PUBLISHED.with_locked(|published| {
+        if published.clock.floor == UNLOADED {
+            published.clock.anchor = monotonic;
+            atomic(&mut published.clock.floor).store(durable, Ordering::SeqCst);
+        }
+        published.clock.floor
+    })
+}
+
+/// The clock the generators read (µs): the wall clock, never below a watermark already taken
+/// (`core::watermark::GeneratorClock`). Under a generator's lock only after `floor_us`.
+#[inline]
+pub fn clock_us() -> i64 {
+    let floor = floor_us();
+    let wall = time::wall_clock_unix_us();
+    if wall >= floor {
+        return wall;
+    }
+    behind_the_floor(wall)
+}
+
+/// The wall clock stepped back behind the floor: the floor advances at half speed, and is the clock.
+#[cold]
+fn behind_the_floor(wall: i64) -> i64 {
+    let monotonic = time::monotonic_us();
+    PUBLISHED.with_locked(|published| {
+        let mut clock = published.clock;
+        let reading = clock.read(wall, monotonic);
+        published.clock.anchor = clock.anchor;
+        atomic(&mut published.clock.floor).store(clock.floor, Ordering::SeqCst);
+        reading
+    })
+}
+
+thread_local! {
+    static HELD: Cell<Held> = const { Cell::new(Held::new()) };
+}
+
+/// Before an id of `family` made with the clock at `at` (from `clock_us`) is returned: publishes
+/// the transaction's holding if it is the first of the family or earlier than the one published.
+/// False if a watermark raised the floor past `at` meanwhile: the id must not be returned, and
+/// the caller makes another with the clock read again (`core::watermark`, "An order").
+#[inline]
+pub fn hold(family: Family, at: i64) -> bool {
+    // SAFETY: the cell is this thread's; `Held` is plain data, read without copying it whole.
+    let must = HELD.with(|held| unsafe { (*held.as_ptr()).must_publish(family, at) });
+    if !must {
+        return true;
+    }
+    publish(family, at)
+}
+
+#[cold]
+fn publish(family: Family, at: i64) -> bool {
+    clear_at_transaction_end();
+    let mut held = HELD.get();
+    held.publish(family, at);
+    HELD.set(held);
+    // SAFETY: this backend's own slot; other backends read it atomically.
+    unsafe { atomic(&mut (*HOLDINGS.mine()).at[family as usize]).store(at, Ordering::SeqCst) };
+    // SAFETY: as in `floor_us`.
+    atomic(unsafe { &mut (*published()).clock.floor }).load(Ordering::SeqCst) <= at
+}
+
+/// The watermark of `family` (µs): every id of it made at a time below this belongs to a
+/// transaction that has ended. Refused on a server in recovery: its primary's transactions are
+/// not its own to see.
+pub fn watermark_us(function: &str, family: Family) -> i64 {
+    shared::refuse_in_recovery(function, "watermark");
+    load_prepared_holdings(function);
+    let now = clock_us();
+    let floor = high_water::update(&FLOOR, function, |floor| floor.raise(now));
+    let monotonic = time::monotonic_us();
+    let floor = PUBLISHED.with_locked(|published| {
+        let mut clock = published.clock;
+        clock.raise(floor, monotonic);
+        published.clock.anchor = clock.anchor;
+        atomic(&mut published.clock.floor).store(clock.floor, Ordering::SeqCst);
+        clock.floor
+    });
+    let holdings = (0..HOLDINGS.len()).filter_map(|index| {
+        let slot = HOLDINGS.at(index);
+        // SAFETY: slots live in shared memory for the server's life; fields are used atomically.
+        let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
+        (at != NONE && still_held(slot)).then_some(at)
+    });
+    rule::lowest(floor, holdings.collect::<Vec<_>>())
+}
+
+/// Whether a slot's holdings still stand: a backend's always (it clears them itself); a prepared
+/// transaction's until COMMIT PREPARED or ROLLBACK PREPARED (its process keeps its transaction id
+/// after that, so the transaction itself is asked). A stale one is cleared, with its file.
+fn still_held(slot: *mut Holding) -> bool {
+    // SAFETY: as in `watermark_us`.
+    let xid = unsafe { atomic(&mut (*slot).xid).load(Ordering::SeqCst) };
+    if xid == 0 {
+        return true;
+    }
+    // SAFETY: a transaction id this slot recorded; the call takes its own locks.
+    if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid as u32)) } {
+        return true;
+    }
+    // SAFETY: as above.
+    unsafe {
+        for at in &mut (*slot).at {
+            atomic(at).store(NONE, Ordering::SeqCst);
+        }
+        atomic(&mut (*slot).xid).store(0, Ordering::SeqCst);
+    }
+    let _ = std::fs::remove_file(prepared_path(xid as u32));
+    false
+}
+
+const PREPARED_DIR: &str = "comb_ext/prepared";
+
+fn prepared_path(xid: u32) -> PathBuf {
+    Path::new(PREPARED_DIR).join(xid.to_string())
+}
+
+/// Once per server start, before the first watermark: the holdings of transactions prepared
+/// before it, from their files, onto their processes' slots (or the files removed, for those
+/// committed or rolled back meanwhile).
+fn load_prepared_holdings(function: &str) {
+    // SAFETY: as in `floor_us`.
+    let loaded = unsafe { AtomicU32::from_ptr(&mut (*published()).prepared_loaded) };
+    if loaded.load(Ordering::SeqCst) != 0 {
+        return;
+    }
+    let entries = match std::fs::read_dir(PREPARED_DIR) {
+        Ok(entries) => entries.flatten().collect::<Vec<_>>(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => vec![],
+        Err(e) => errors::raise(
+            PgSqlErrorCode::ERRCODE_IO_ERROR,
+            format!("{function}: could not read {PREPARED_DIR}: {e}"),
+            None,
+        ),
+    };
+    for entry in entries {
+        let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let held = std::fs::read_to_string(entry.path()).ok().and_then(|text| parse_prepared(&text));
+        match (held, prepared_process(xid)) {
+            (Some(at), Some(index)) => {
+                let slot = HOLDINGS.at(index);
+                // SAFETY: as in `watermark_us`.
+                unsafe {
+                    atomic(&mut (*slot).xid).store(xid as i64, Ordering::SeqCst);
+                    for (f, at) in at.into_iter().enumerate() {
+                        atomic(&mut (*slot).at[f]).store(at, Ordering::SeqCst);
+                    }
+                }
+            }
+            (None, Some(_)) => errors::raise(
+                PgSqlErrorCode::ERRCODE_DATA_CORRUPTED,
+                format!("{function}: {} does not hold a prepared transaction's holdings", entry.path().display()),
+                Some("The transaction it names is still prepared; finish it (COMMIT PREPARED or ROLLBACK PREPARED), then remove the file."),
+            ),
+            (_, None) => {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    loaded.store(1, Ordering::SeqCst);
+}
+
+/// `comb NNN sno NNN muid NNN uid8 NNN`, a time or `-` per family.
+fn format_prepared(held: &Held) -> String {
+    let mut at = [NONE; 4];
+    for (family, time) in held.holdings() {
+        at[family as usize] = time;
+    }
+    Family::ALL
+        .iter()
+        .map(|f| {
+            let time = at[*f as usize];
+            format!("{} {}", f.name(), if time == NONE { "-".to_string() } else { time.to_string() })
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        + "\n"
+}
+
+fn parse_prepared(text: &str) -> Option<[i64; 4]> {
+    let words: Vec<&str> = text.strip_suffix('\n')?.split(' ').collect();
+    let mut at = [NONE; 4];
+    if words.len() != 8 {
+        return None;
+    }
+    for (f, pair) in Family::ALL.iter().zip(words.chunks(2)) {
+        if pair[0] != f.name() {
+            return None;
+        }
+        at[*f as usize] = if pair[1] == "-" { NONE } else { pair[1].parse().ok()? };
+    }
+    Some(at)
+}
+
+/// The process (PGPROC index) that stands for prepared transaction `xid`, if it is still prepared.
+fn prepared_process(xid: u32) -> Option<usize> {
+    (0..HOLDINGS.len()).find(|&index| {
+        // SAFETY: index is a PGPROC's.
+        unsafe { crate::compat::proc_pid(index) == 0 && crate::compat::proc_xid(index) == xid }
+    })
+}
+
+/// Registers `at_transaction_end` once per backend, at its first holding.
+fn clear_at_transaction_end() {
+    thread_local! {
+        static REGISTERED: Cell<bool> = const { Cell::new(false) };
+    }
+    if !REGISTERED.get() {
+        // SAFETY: a callback for the life of the backend; it uses only this backend's state and slot.
+        unsafe { pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut()) };
+        REGISTERED.set(true);
+    }
+}
+
+/// A transaction that ends lets go of its holdings. One that prepares writes them to disk first
+/// (they must outlive a restart while it stays prepared), and then hands them to the process that
+/// stands for it until COMMIT PREPARED or ROLLBACK PREPARED.
+#[pg_guard]
+unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
+    let held = HELD.get();
+    if held == Held::new() {
+        return;
+    }
+    match event {
+        pg_sys::XactEvent::XACT_EVENT_PRE_PREPARE => {
+            // SAFETY: inside the transaction being prepared.
+            let xid = unsafe { pg_sys::GetTopTransactionIdIfAny() }.into_inner();
+            if xid != 0 {
+                write_prepared(xid, &held);
+            }
+        }
+        pg_sys::XactEvent::XACT_EVENT_PREPARE => {
+            // The prepared transaction's own id is gone from this backend by now: find its process
+            // by the file written before.
+            if let Some((xid, index)) = prepared_of(&held) {
+                let slot = HOLDINGS.at(index);
+                // SAFETY: the prepared transaction's slot; nothing else writes it until it ends.
+                unsafe {
+                    atomic(&mut (*slot).xid).store(xid as i64, Ordering::SeqCst);
+                    for (family, at) in held.holdings() {
+                        atomic(&mut (*slot).at[family as usize]).store(at, Ordering::SeqCst);
+                    }
+                }
+            }
+            release(&held);
+        }
+        pg_sys::XactEvent::XACT_EVENT_COMMIT
+        | pg_sys::XactEvent::XACT_EVENT_ABORT
+        | pg_sys::XactEvent::XACT_EVENT_PARALLEL_COMMIT
+        | pg_sys::XactEvent::XACT_EVENT_PARALLEL_ABORT => release(&held),
+        _ => {}
+    }
+}
+
+thread_local! {
+    /// The transaction id whose holdings `write_prepared` put on disk, until it is prepared.
+    static PREPARING: Cell<u32> = const { Cell::new(0) };
+}
+
+fn write_prepared(xid: u32, held: &Held) {
+    PREPARING.set(xid);
+    if let Err(e) = high_water::replace_file(Path::new(PREPARED_DIR), &xid.to_string(), &format_prepared(held)) {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_IO_ERROR,
+            format!("PREPARE TRANSACTION: comb_ext could not keep the watermark holdings of transaction {xid}: {e}"),
+            Some("A prepared transaction that made ids holds watermarks back until it is finished, across restarts too; its holdings are kept in comb_ext/prepared/ under the data directory."),
+        );
+    }
+}
+
+fn prepared_of(held: &Held) -> Option<(u32, usize)> {
+    let _ = held;
+    let xid = PREPARING.replace(0);
+    (xid != 0).then_some(xid).and_then(|xid| prepared_process(xid).map(|index| (xid, index)))
+}
+
+fn release(held: &Held) {
+    let slot = HOLDINGS.mine();
+    for (family, _) in held.holdings() {
+        // SAFETY: this backend's own slot.
+        unsafe { atomic(&mut (*slot).at[family as usize]).store(NONE, Ordering::SeqCst) };
+    }
+    HELD.set(Held::new());
+}
+
+/// The transactions holding watermarks back: one row per family held, oldest first.
+#[pg_extern(volatile, parallel_safe)]
+#[allow(clippy::type_complexity)] // pgrx reads the columns from this tuple
+fn comb_watermark_holders() -> TableIterator<
+    'static,
+    (
+        name!(pid, Option<i32>),
+        name!(family, String),
+        name!(held_since, TimestampWithTimeZone),
+        name!(prepared_xid, Option<i64>),
+    ),
+> {
+    // After a restart, the prepared transactions' holdings are on disk until read back.
+    load_prepared_holdings("comb_watermark_holders");
+    let mut rows = vec![];
+    for index in 0..HOLDINGS.len() {
+        let slot = HOLDINGS.at(index);
+        if !still_held(slot) {
+            continue;
+        }
+        // SAFETY: as in `watermark_us`; the pid is read as one word.
+        let (xid, pid) = unsafe { (atomic(&mut (*slot).xid).load(Ordering::SeqCst), crate::compat::proc_pid(index)) };
+        for family in Family::ALL {
+            // SAFETY: as above.
+            let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
+            if at != NONE {
+                let prepared = xid != 0;
+                rows.push((
+                    (!prepared).then_some(pid),
+                    family.name().to_string(),
+                    crate::timestamptz::from_unix_us(at),
+                    prepared.then_some(xid),
+                ));
+            }
+        }
+    }
+    rows.sort_by_key(|row| row.2);
+    TableIterator::new(rows)
+}
