@@ -130,9 +130,15 @@ fn behind_the_floor(wall: i64) -> i64 {
     })
 }
 
-thread_local! {
-    static HELD: Cell<Held> = const { Cell::new(Held::new()) };
-}
+/// What this backend's open transaction has published. A plain static, not a thread-local: a
+/// library's thread-locals cost a `__tls_get_addr` call at every access, on every generator call.
+/// Only the backend's own thread touches it (the marks' writing threads never do).
+struct BackendOnly(Cell<Held>);
+
+// SAFETY: see above: one thread per backend process uses it.
+unsafe impl Sync for BackendOnly {}
+
+static HELD: BackendOnly = BackendOnly(Cell::new(Held::new()));
 
 /// Before an id of `family` made with the clock at `at` (from `clock_us`) is returned: publishes
 /// the transaction's holding if it is the first of the family or earlier than the one published.
@@ -140,8 +146,8 @@ thread_local! {
 /// the caller makes another with the clock read again (`core::watermark`, "An order").
 #[inline]
 pub fn hold(family: Family, at: i64) -> bool {
-    // SAFETY: the cell is this thread's; `Held` is plain data, read without copying it whole.
-    let must = HELD.with(|held| unsafe { (*held.as_ptr()).must_publish(family, at) });
+    // SAFETY: the backend's thread only; `Held` is plain data, read without copying it whole.
+    let must = unsafe { (*HELD.0.as_ptr()).must_publish(family, at) };
     if !must {
         return true;
     }
@@ -151,9 +157,9 @@ pub fn hold(family: Family, at: i64) -> bool {
 #[cold]
 fn publish(family: Family, at: i64) -> bool {
     clear_at_transaction_end();
-    let mut held = HELD.get();
+    let mut held = HELD.0.get();
     held.publish(family, at);
-    HELD.set(held);
+    HELD.0.set(held);
     // SAFETY: this backend's own slot; other backends read it atomically.
     unsafe { atomic(&mut (*HOLDINGS.mine()).at[family as usize]).store(at, Ordering::SeqCst) };
     // SAFETY: as in `floor_us`.
@@ -317,7 +323,7 @@ fn clear_at_transaction_end() {
 /// stands for it until COMMIT PREPARED or ROLLBACK PREPARED.
 #[pg_guard]
 unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
-    let held = HELD.get();
+    let held = HELD.0.get();
     if held == Held::new() {
         return;
     }
@@ -380,7 +386,7 @@ fn release(held: &Held) {
         // SAFETY: this backend's own slot.
         unsafe { atomic(&mut (*slot).at[family as usize]).store(NONE, Ordering::SeqCst) };
     }
-    HELD.set(Held::new());
+    HELD.0.set(Held::new());
 }
 
 /// The transactions holding watermarks back: one row per family held, oldest first.
