@@ -369,7 +369,9 @@ where
         }
         // What 0.4.0 compares its state with: equal, it writes nothing.
         durable.written = Some(durable.state.record());
-        if plan.writer_pid == 0 && rule::due::<P>(&mark, position) {
+        // A state that reserves nothing (nothing issued since the start; the watermarks' floor
+        // before the first watermark) has nothing to write ahead of.
+        if plan.writer_pid == 0 && rule::reserves_anything(mark.as_ref()) && rule::due::<P>(&mark, position) {
             let now = crate::core::time::wall_clock_unix_us();
             if now >= plan.retry_after_us {
                 start::<P>(writer, plan, &durable.state.record(), position);
