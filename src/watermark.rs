@@ -188,7 +188,7 @@ pub fn watermark_us(function: &str, family: Family) -> i64 {
         let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
         (at != NONE && still_held(slot)).then_some(at)
     });
-    rule::lowest(floor, holdings.collect::<Vec<_>>())
+    rule::lowest(floor, holdings)
 }
 
 /// Whether a slot's holdings still stand: a backend's always (it clears them itself); a prepared
@@ -338,7 +338,7 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
         pg_sys::XactEvent::XACT_EVENT_PREPARE => {
             // The prepared transaction's own id is gone from this backend by now: find its process
             // by the file written before.
-            if let Some((xid, index)) = prepared_of(&held) {
+            if let Some((xid, index)) = prepared_process_of_this_transaction() {
                 let slot = HOLDINGS.at(index);
                 // SAFETY: the prepared transaction's slot; nothing else writes it until it ends.
                 unsafe {
@@ -374,8 +374,8 @@ fn write_prepared(xid: u32, held: &Held) {
     }
 }
 
-fn prepared_of(held: &Held) -> Option<(u32, usize)> {
-    let _ = held;
+/// The transaction `write_prepared` kept the holdings of, and the process that now stands for it.
+fn prepared_process_of_this_transaction() -> Option<(u32, usize)> {
     let xid = PREPARING.replace(0);
     (xid != 0).then_some(xid).and_then(|xid| prepared_process(xid).map(|index| (xid, index)))
 }
