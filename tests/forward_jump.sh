@@ -67,7 +67,7 @@ for call in "sno_new()" "muid_new()" "uid8_new()"; do
 done
 # comb_ext_marks() shows them next to the clock, and why each is refused (sno's reservation went
 # on at the clock in its other tick; its highest unit before the step back is the one ahead).
-marks=$(sql -F ' ' -c "SELECT family, round(extract(epoch FROM ahead) / 3600.0, 1), problem IS NOT NULL FROM comb_ext_marks() ORDER BY family" | tr '\n' ' ')
+marks=$(sql -F ' ' -c "SELECT family, round((extract(epoch FROM ahead) / 3600)::numeric, 1), problem IS NOT NULL FROM comb_ext_marks() ORDER BY family" | tr '\n' ' ')
 echo "forward jump: comb_ext_marks() after the restart (family, hours ahead, refused): $marks"
 [ "$(sql -c "SELECT count(*) FILTER (WHERE problem LIKE '%at most a day past the clock%'), count(*) FILTER (WHERE family <> 'sno' AND ahead > interval '47 hours') FROM comb_ext_marks()")" = "3|2" ] ||
     { echo "forward jump: comb_ext_marks() does not show the marks ahead and refused" >&2; failures=$((failures + 1)); }

@@ -120,7 +120,7 @@ python3 -c "import sys; sys.exit(0 if $cancelled_in < 1 else 1)" || fail "cancel
 # written ahead the time since the last write left), and not past it.
 declare -A seconds=([sno]=0.004 [muid]=0.000001 [uid8]=0.001) epoch=([sno]=1262304000 [muid]=0 [uid8]=0)
 for family in "${FAMILIES[@]}"; do
-    read -r rows last went_on <<<"$(sql -F ' ' -c "SELECT count(*), max(position), round(extract(epoch FROM max(made_at)) - $stall_began, 3) FROM made WHERE family = '$family' AND made_at >= to_timestamp($stall_began)")"
+    read -r rows last went_on <<<"$(sql -F ' ' -c "SELECT count(*), max(position), round((extract(epoch FROM max(made_at)) - $stall_began)::numeric, 3) FROM made WHERE family = '$family' AND made_at >= to_timestamp($stall_began)")"
     mark=${mark_at_stall[$family]}
     reserve=$(python3 -c "print(f'{$mark * ${seconds[$family]} + ${epoch[$family]} - $stall_began:.3f}')")
     short=$(python3 -c "print(f'{($mark - $last) * ${seconds[$family]}:.3f}')")
