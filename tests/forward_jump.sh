@@ -37,7 +37,7 @@ generate() {
 }
 # How far ahead of the (faked) clock at generation the values of each family are, in hours.
 ahead() {
-    sql -F ' ' -c "SELECT family, round(extract(epoch FROM max(at - made_at)) / 3600.0, 1) FROM made WHERE true $1 GROUP BY 1 ORDER BY 1" | tr '\n' ' '
+    sql -F ' ' -c "SELECT family, round((extract(epoch FROM max(at - made_at)) / 3600)::numeric, 1) FROM made WHERE true $1 GROUP BY 1 ORDER BY 1" | tr '\n' ' '
 }
 failures=0
 step "+172800"
