@@ -82,11 +82,10 @@ fn muid_new(offset: default!(i32, 0)) -> Uuid {
     let medallion = medallion();
     PACE.attach_now();
     let mut wait = shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US);
-    // The floor read once from its mark after a start, before the timeline's lock is taken.
-    watermark::floor_us();
     loop {
+        let clock = watermark::clock();
         let (next, now) = high_water::update(&TIMELINE, "muid_new", |timeline| {
-            let now = watermark::clock_us();
+            let now = clock.now_us();
             // SAFETY: the pace is used nowhere else, and only here, under the timeline's lock.
             let next = unsafe { PACE.with_guarded_by_other_lock(|pace| pace.next(timeline, now, time::monotonic_us)) };
             (next, now)

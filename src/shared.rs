@@ -91,11 +91,20 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
         self.attach();
     }
 
+    // Inlined: every generator call attaches several structs, and after the first call each is
+    // one load; the rest is out of line.
+    #[inline]
     fn attach(&self) -> *mut Slot<T> {
         let attached = self.attached.load(Ordering::Relaxed);
         if !attached.is_null() {
             return attached;
         }
+        self.attach_first()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn attach_first(&self) -> *mut Slot<T> {
         // SAFETY: a Slot<T> is initialised the first time it is created, under the init lock.
         let slot = unsafe {
             find_or_create(self.name, self.size(), |slot: *mut Slot<T>| {
@@ -195,11 +204,18 @@ impl<T: Copy + 'static> PerProc<T> {
         self.at(unsafe { crate::compat::my_proc_number() })
     }
 
+    #[inline]
     fn attach(&self) -> *mut T {
         let attached = self.attached.load(Ordering::Relaxed);
         if !attached.is_null() {
             return attached;
         }
+        self.attach_first()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn attach_first(&self) -> *mut T {
         // SAFETY: ProcGlobal is set up before any backend runs SQL; its count never changes.
         // `allProcCount` leaves out the processes of prepared transactions, which follow.
         let count = unsafe { (*pg_sys::ProcGlobal).allProcCount as usize }

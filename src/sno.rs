@@ -134,11 +134,10 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
     let partition = partition();
     let bounds = sequence_bounds();
     let mut wait = shared::ClockWait::new("sno_new");
-    // The floor read once from its mark after a start, before the generator's lock is taken.
-    watermark::floor_us();
     loop {
+        let clock = watermark::clock();
         let step = high_water::update(&GENERATOR, "sno_new", |generator| {
-            let now = watermark::clock_us();
+            let now = clock.now_us();
             layout::units(now).map(|units| (generator.next(units, bounds), now)).ok_or(now)
         });
         match step {

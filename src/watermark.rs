@@ -77,11 +77,11 @@ fn published() -> *mut Published {
     PUBLISHED.as_ptr()
 }
 
-/// The floor the generators read the clock through (`clock_us`), read from its mark by the first
+/// The floor the generators read the clock through (`clock`), read from its mark by the first
 /// call after a server start (0 while no watermark was ever taken). Call it before taking a
 /// generator's lock: that first read takes the floor's lock, and may fail.
 #[inline]
-pub fn floor_us() -> i64 {
+fn floor_us() -> i64 {
     // SAFETY: the field lives in shared memory for the server's life and is only read atomically
     // outside its lock.
     let floor = atomic(unsafe { &mut (*published()).clock.floor }).load(Ordering::Relaxed);
@@ -106,15 +106,34 @@ fn load_floor() -> i64 {
 }
 
 /// The clock the generators read (µs): the wall clock, never below a watermark already taken
-/// (`core::watermark::GeneratorClock`). Under a generator's lock only after `floor_us`.
+/// (`core::watermark::GeneratorClock`).
 #[inline]
 pub fn clock_us() -> i64 {
-    let floor = floor_us();
-    let wall = time::wall_clock_unix_us();
-    if wall >= floor {
-        return wall;
+    clock().now_us()
+}
+
+/// The generators' clock with its floor as read now: take it before a generator's lock (the
+/// first read after a start takes the floor's lock, and may fail), read it under the lock. A
+/// floor raised in between is not missed: `hold` reads it again, and the id is made again.
+#[inline]
+pub fn clock() -> Clock {
+    Clock { floor: floor_us() }
+}
+
+#[derive(Clone, Copy)]
+pub struct Clock {
+    floor: i64,
+}
+
+impl Clock {
+    #[inline]
+    pub fn now_us(self) -> i64 {
+        let wall = time::wall_clock_unix_us();
+        if wall >= self.floor {
+            return wall;
+        }
+        behind_the_floor(wall)
     }
-    behind_the_floor(wall)
 }
 
 /// The wall clock stepped back behind the floor: the floor advances at half speed, and is the clock.

@@ -233,32 +233,41 @@ impl Pace {
     /// The next timestamp of `timeline`, with the wall clock at `wall_us` (unix µs) and the monotonic
     /// clock read by `monotonic` (µs) when needed: issued if it is at most [`RUN_AHEAD_LIMIT_US`]
     /// past the pace clock.
+    #[inline]
     pub fn next(&mut self, timeline: &mut Timeline, wall_us: i64, monotonic: impl FnOnce() -> i64) -> Next {
-        let mut monotonic = Some(monotonic);
-        let mut reading = None;
-        let mut monotonic_us = move || *reading.get_or_insert_with(|| monotonic.take().map_or(0, |read| read()));
         let candidate = wall_us.max(timeline.last.saturating_add(1));
-        let binding = candidate > wall_us.saturating_add(RUN_AHEAD_LIMIT_US);
-        if binding || timeline.last != self.allowed || wall_us >= self.refreshed.saturating_add(PACE_REFRESH_US) {
-            self.offset = self.offset.max(wall_us.saturating_sub(monotonic_us()));
-            self.refreshed = self.refreshed.max(wall_us);
+        // The common case, in a few comparisons: the pace let the last timestamp through, its lead
+        // is fresh, and the next is within the limit of the wall clock (which is at most the pace
+        // clock), so the limit cannot bind.
+        if timeline.last == self.allowed
+            && wall_us < self.refreshed.saturating_add(PACE_REFRESH_US)
+            && candidate <= wall_us.saturating_add(RUN_AHEAD_LIMIT_US)
+        {
+            return self.let_through(timeline.next(wall_us, i64::MAX));
         }
+        self.next_measured(timeline, wall_us, monotonic())
+    }
+
+    /// `next` where the monotonic clock is needed, read at `monotonic_us`.
+    #[inline(never)]
+    fn next_measured(&mut self, timeline: &mut Timeline, wall_us: i64, monotonic_us: i64) -> Next {
+        self.offset = self.offset.max(wall_us.saturating_sub(monotonic_us));
+        self.refreshed = self.refreshed.max(wall_us);
         if timeline.last != self.allowed {
             // Moved by something the pace did not govern: a restart's resume from the mark (whose
             // lead may be a clock set back across the restart), or a library without the pace
             // beside this one after a package upgrade. The next timestamp is let through, as if
             // the timeline were at the limit: it goes on at once, and bursts before a restart do
             // not gain a second allowance after it.
-            let found = (timeline.last + 1).saturating_sub(RUN_AHEAD_LIMIT_US).saturating_sub(monotonic_us());
+            let found = (timeline.last + 1).saturating_sub(RUN_AHEAD_LIMIT_US).saturating_sub(monotonic_us);
             self.offset = self.offset.max(found);
         }
-        let ceiling = if binding || timeline.last != self.allowed {
-            monotonic_us().saturating_add(self.offset).saturating_add(RUN_AHEAD_LIMIT_US)
-        } else {
-            // At most the limit past the wall clock, which is at most the pace clock.
-            i64::MAX
-        };
-        let next = timeline.next(wall_us, ceiling);
+        let ceiling = monotonic_us.saturating_add(self.offset).saturating_add(RUN_AHEAD_LIMIT_US);
+        self.let_through(timeline.next(wall_us, ceiling))
+    }
+
+    #[inline]
+    fn let_through(&mut self, next: Next) -> Next {
         if let Next::Issue(timestamp) = next {
             self.allowed = timestamp;
         }
