@@ -325,15 +325,38 @@ fn prepared_process(xid: u32) -> Option<usize> {
     })
 }
 
-/// Registers `at_transaction_end` once per backend, at its first holding.
+/// Registers `at_transaction_end` and `after_commit` once per backend, at its first holding.
 fn clear_at_transaction_end() {
     thread_local! {
         static REGISTERED: Cell<bool> = const { Cell::new(false) };
     }
     if !REGISTERED.get() {
-        // SAFETY: a callback for the life of the backend; it uses only this backend's state and slot.
-        unsafe { pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut()) };
+        // SAFETY: callbacks for the life of the backend; they use only this backend's state and slot.
+        unsafe {
+            pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut());
+            pg_sys::RegisterResourceReleaseCallback(Some(after_commit), std::ptr::null_mut());
+        }
         REGISTERED.set(true);
+    }
+}
+
+/// A committed transaction lets go of its holdings only once every transaction callback has run:
+/// Citus commits a distributed transaction's prepared parts on the workers in its own commit
+/// callback, which runs after this library's (callbacks run newest first), and a holding let go
+/// before then would let a reader through the coordinator pass rows not yet visible on a worker.
+/// The top transaction's resources are released after all of them (`CommitTransaction` in xact.c).
+#[pg_guard]
+unsafe extern "C-unwind" fn after_commit(
+    phase: pg_sys::ResourceReleasePhase::Type,
+    _is_commit: bool,
+    is_top_level: bool,
+    _arg: *mut std::ffi::c_void,
+) {
+    if is_top_level && phase == pg_sys::ResourceReleasePhase::RESOURCE_RELEASE_AFTER_LOCKS {
+        let held = HELD.0.get();
+        if held != Held::new() {
+            release(&held);
+        }
     }
 }
 
@@ -369,10 +392,9 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
             }
             release(&held);
         }
-        pg_sys::XactEvent::XACT_EVENT_COMMIT
-        | pg_sys::XactEvent::XACT_EVENT_ABORT
-        | pg_sys::XactEvent::XACT_EVENT_PARALLEL_COMMIT
-        | pg_sys::XactEvent::XACT_EVENT_PARALLEL_ABORT => release(&held),
+        // A rolled-back transaction's rows are never seen: its holdings may go at once.
+        pg_sys::XactEvent::XACT_EVENT_ABORT | pg_sys::XactEvent::XACT_EVENT_PARALLEL_ABORT => release(&held),
+        // XACT_EVENT_COMMIT: `after_commit`, once every callback has run.
         _ => {}
     }
 }

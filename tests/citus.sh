@@ -10,11 +10,21 @@
 # explicit per-node settings set from the coordinator in one statement. Then the plans: colocated
 # joins on sno keys, comb_in_range and sno_floor ranges as index scans on the shards, range-partitioned
 # distributed tables pruned, and SQL Server order across shards with uuid_sqlserver_ops.
-#   bash tests/citus.sh [work dir]   (PG_CONFIG of a 17 or 18 build with Citus installed, comb_ext
-#                                    installed; ports COMB_EXT_TEST_PORT + 12, + 13, + 14)
+# Last, readers in id order through the coordinator (tests/watermark_harness.py --distributed): ids
+# made on the coordinator, transactions across shards committed on the workers by two-phase commit,
+# W taken on the coordinator: no committed row skipped, for each family; and the control, W taken on
+# a worker (W is per node), which must skip rows.
+#   bash tests/citus.sh [work dir] [harness seconds per family, default 10]
+#                                   (PG_CONFIG of a 17 or 18 build with Citus installed, comb_ext
+#                                    installed; ports COMB_EXT_TEST_PORT + 12, + 13, + 14; the venv
+#                                    scripts/setup.sh makes, with psycopg)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:-/tmp/comb_ext_citus}
+WATERMARK_SECONDS=${2:-10}
+PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
+# No psycopg is a failure, not a skip: the readers' property would go untested.
+"$PYTHON" -c 'import psycopg' 2>/dev/null || { echo "citus: no psycopg for $PYTHON; run scripts/setup.sh" >&2; exit 1; }
 BASE_PORT=$((${COMB_EXT_TEST_PORT:-54330} + 12))
 COORDINATOR_SESSIONS=8
 WORKER_SESSIONS=2
@@ -30,7 +40,7 @@ trap cleanup EXIT
 for n in "${nodes[@]}"; do
     rm -rf "$(node_dir "$n")"
     cluster_start "$(node_dir "$n")" "$(node_port "$n")" "shared_preload_libraries = 'citus,comb_ext'" \
-        "max_connections = 200" "citus.shard_count = 4" >/dev/null
+        "max_connections = 200" "citus.shard_count = 4" "max_prepared_transactions = 100" >/dev/null
     on "$n" -qAt -c "CREATE EXTENSION citus"
 done
 on 0 -qAt -c "CREATE EXTENSION comb_ext" \
@@ -231,5 +241,24 @@ same=$(on 0 -qAt -c "CREATE TEMP TABLE local_ids AS SELECT id FROM comb_sqlserve
                 FROM comb_sqlserver) x)")
 check "ORDER BY id USING #<# across shards: each shard's index, merged on the coordinator, in time order ($same)" \
     '[ "$same" = "t|t" ] && grep -q "Sort Key: remote_scan.id USING #<#" <<<"$plan" && grep -q "Index Only Scan using comb_sqlserver_order" <<<"$plan"'
+
+echo "readers following ids in order through the coordinator ($WATERMARK_SECONDS s per family):"
+dsn() { echo "host=$(node_dir "$1") port=$(node_port "$1") user=postgres dbname=postgres"; }
+for family in comb sno muid uid8; do
+    if "$PYTHON" "$REPO/tests/watermark_harness.py" --dsn "$(dsn 0)" --distributed --family "$family" \
+        --seconds "$WATERMARK_SECONDS" | sed 's/^/    /'; then
+        echo "  ok: $family: ids made on the coordinator, W from the coordinator, no committed row skipped"
+    else
+        echo "  FAILED: $family: a reader through the coordinator skipped rows or the run failed"
+        status=1
+    fi
+done
+if "$PYTHON" "$REPO/tests/watermark_harness.py" --dsn "$(dsn 0)" --distributed --family muid --seconds 5 \
+    --bound-dsn "$(dsn 1)" --expect-skips | sed 's/^/    /'; then
+    echo "  ok: the control, W taken on a worker: rows skipped (W is per node)"
+else
+    echo "  FAILED: the control, W taken on a worker, skipped nothing: the harness has not shown it can see a skip"
+    status=1
+fi
 
 exit $status

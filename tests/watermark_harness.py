@@ -19,6 +19,12 @@ must have seen every committed id exactly once, in strictly increasing order, an
 which skips rows whose ids were made before a poll and committed after it: the control, which must
 report skips (run it with --expect-skips), so that the checks are shown to catch the failure.
 
+On a Citus coordinator, --distributed makes the table a distributed table keyed on id: the writers'
+transactions touch several shards (committed on the workers by two-phase commit) and none is
+prepared by the harness (Citus refuses PREPARE TRANSACTION for them). --bound-dsn takes statement 1
+on another node (a worker), which sees none of the coordinator's transactions: the control for "W
+is per node".
+
 Exit status 0 when the run met its expectation, 1 when not or when it could not start, 2 on a
 usage error.
 """
@@ -27,6 +33,7 @@ import argparse
 import base64
 import bisect
 import collections
+import contextlib
 import dataclasses
 import heapq
 import random
@@ -138,6 +145,7 @@ class Run:
         self.args = args
         self.family = family
         self.table = f"watermark_{args.family}"
+        self.prepare_share = 0.0 if args.distributed else PREPARE_SHARE
         self.lock = threading.Lock()
         self.stop_writers = threading.Event()
         self.writers_done = threading.Event()  # every transaction, prepared ones too, is resolved
@@ -170,7 +178,13 @@ class Run:
         self.writers_stopped = False
 
     def connect(self):
-        return psycopg.connect(self.args.dsn, autocommit=True, application_name=f"watermark {self.args.family}")
+        conn = psycopg.connect(self.args.dsn, autocommit=True, application_name=f"watermark {self.args.family}")
+        if self.args.distributed:
+            # Citus otherwise serialises each multi-shard INSERT with shard locks taken statement by
+            # statement, and the writers' transactions of several INSERTs deadlock on them. INSERTs
+            # commute: Citus's own setting for that.
+            conn.execute("SET citus.all_modifications_commutative = on")
+        return conn
 
     def fail(self, message):
         with self.lock:
@@ -300,7 +314,7 @@ class Writer:
                 run.counts["transactions rolled back"] += 1
                 run.not_committed.update(made)
             return
-        if outcome < ROLLBACK_SHARE + PREPARE_SHARE:
+        if outcome < ROLLBACK_SHARE + run.prepare_share:
             with run.lock:
                 prepare = run.prepared_open < MAX_PREPARED
                 if prepare:
@@ -389,12 +403,13 @@ class Reader:
         last = fam.minimum
         seen = set()
         drain_start = None
-        with run.connect() as conn:
+        bound_node = psycopg.connect(run.args.bound_dsn, autocommit=True) if run.args.bound_dsn else None
+        with run.connect() as conn, (bound_node or contextlib.nullcontext()):
             while not run.abort.is_set():
                 after_end = run.writers_done.is_set()
                 if after_end and drain_start is None:
                     drain_start = time.monotonic()
-                w, now = conn.execute(first).fetchone()
+                w, now = (bound_node or conn).execute(first).fetchone()
                 if w is None:
                     run.fail(f"reader {self.number}: {bound} returned NULL")
                     return
@@ -452,6 +467,8 @@ def setup(args, family):
             f"CREATE TABLE {table} (id {family.sql_type} PRIMARY KEY DEFAULT {family.generator}, "
             "writer int NOT NULL, txn bigint NOT NULL, explicit boolean NOT NULL DEFAULT false)"
         )
+        if args.distributed:
+            conn.execute("SELECT create_distributed_table(%s, 'id')", (table,))
 
 
 def percentile(values, p):
@@ -474,6 +491,8 @@ def main():
     )
     parser.add_argument("--long-share", type=float, default=0.01, help="share of transactions held 1 s or more")
     parser.add_argument("--long-delay", type=float, default=4, help="longest hold of those, s")
+    parser.add_argument("--distributed", action="store_true", help="a Citus distributed table (on the coordinator)")
+    parser.add_argument("--bound-dsn", default=None, help="take W on this node instead (the per-node control)")
     parser.add_argument("--poll-pause", type=float, default=0.02, help="longest pause between a reader's polls, s")
     args = parser.parse_args()
     if args.seed is None:
