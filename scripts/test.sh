@@ -140,7 +140,7 @@ run_major() {
     fi
 
     if bash "$REPO/scripts/citus.sh" available "$major"; then
-        say "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards"
+        say "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards, readers in id order through the coordinator (10 s per family)"
         bash "$REPO/scripts/citus.sh" build "$major"
         bash "$REPO/tests/citus.sh" "$WORK/citus$major"
         echo "citus: passed"
