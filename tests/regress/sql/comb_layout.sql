@@ -1,5 +1,5 @@
 --
--- Where each format puts its time, with values worked out by hand from DESIGN.md.
+-- Where each format puts its time, with values worked out by hand: docs/formats-reference.md.
 --
 SET TimeZone = 'UTC';
 SELECT enum_range(NULL::comb_format);

@@ -18,7 +18,7 @@ BEGIN
     RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || query;
 END $$;
 
--- Byte orders written out independently of the extension (DESIGN.md): the key's bytea order
+-- Byte orders written out independently of the extension (docs/formats-reference.md): the key's bytea order
 -- is the format's order.
 -- String byte i of a uuid.
 CREATE FUNCTION regress_byte(id uuid, i int) RETURNS bytea

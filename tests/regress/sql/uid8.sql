@@ -5,7 +5,7 @@
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
--- Layout worked out by hand (DESIGN.md): TIME_SEQUENTIAL is ts << 22 with the mode bit (bit 12);
+-- Layout worked out by hand (docs/formats-reference.md): TIME_SEQUENTIAL is ts << 22 with the mode bit (bit 12);
 -- SPREAD reverses the timestamp's 64 bits, so ms 1 sets the sign bit.
 SELECT uid8_from_parts(1, 0, 0, 0, 'time_sequential') = ((1::bigint << 22) | (1 << 12)) AS time_sequential_layout,
        uid8_from_parts(1, 0, 0, 0) AS spread_ms_1,
