@@ -196,7 +196,7 @@ def pgtle(files, script):
 DO {BLOCK_TAG}
 BEGIN
     PERFORM pgtle.install_extension(
-        pg_catalog.coalesce(pg_catalog.nullif(pg_catalog.current_setting('comb_ext_install.extension_name', true), ''), 'comb_ext'),
+        coalesce(nullif(pg_catalog.current_setting('comb_ext_install.extension_name', true), ''), 'comb_ext'),
         '{version()}',
         'comb_ext SQL edition: COMB uuids, sno, muid and uid8 without compiled code (docs/portable.md)',
         {SCRIPT_TAG}

@@ -295,7 +295,7 @@ def diff(conninfo, compiled, portable, cases, seed):
             casts = []
             for col, t in zip("abcde", types):
                 if t == "timestamptz":
-                    casts.append(f"CASE WHEN {col} LIKE 'epoch:%%' THEN timestamptz 'epoch' + pg_catalog.substr({col}, 7)::bigint * interval '1 microsecond' ELSE {col}::timestamptz END AS {col}")
+                    casts.append(f"CASE WHEN {col} LIKE 'epoch:%' THEN timestamptz 'epoch' + pg_catalog.substr({col}, 7)::bigint * interval '1 microsecond' ELSE {col}::timestamptz END AS {col}")
                 else:
                     casts.append(f"{col}::{t} AS {col}")
             # One function per side, each call in a savepoint (BEGIN ... EXCEPTION): the result or 'ERROR sqlstate'.
@@ -317,9 +317,9 @@ def diff(conninfo, compiled, portable, cases, seed):
             cur.execute(f"""
                 WITH typed AS (SELECT n, {', '.join(casts)} FROM diff_input),
                      results AS (SELECT n, pg_temp.try_c({args}) AS c, pg_temp.try_p({args}) AS p FROM typed)
-                SELECT count(*), count(*) FILTER (WHERE c IS DISTINCT FROM p), count(*) FILTER (WHERE c LIKE 'ERROR%%'),
-                       pg_catalog.string_agg(DISTINCT CASE WHEN c LIKE 'ERROR%%' THEN c END, ','),
-                       (pg_catalog.array_agg(pg_catalog.format('%%s: compiled %%s, sql %%s', n, c, p)) FILTER (WHERE c IS DISTINCT FROM p))[1:5]
+                SELECT count(*), count(*) FILTER (WHERE c IS DISTINCT FROM p), count(*) FILTER (WHERE c LIKE 'ERROR%'),
+                       pg_catalog.string_agg(DISTINCT CASE WHEN c LIKE 'ERROR%' THEN c END, ','),
+                       (pg_catalog.array_agg(pg_catalog.format('%s: compiled %s, sql %s', n, c, p)) FILTER (WHERE c IS DISTINCT FROM p))[1:5]
                 FROM results""")
             n, differences, errors, codes, examples = cur.fetchone()
             total_cases += n

@@ -10,7 +10,7 @@
 DO $comb_ext_block$
 BEGIN
     PERFORM pgtle.install_extension(
-        pg_catalog.coalesce(pg_catalog.nullif(pg_catalog.current_setting('comb_ext_install.extension_name', true), ''), 'comb_ext'),
+        coalesce(nullif(pg_catalog.current_setting('comb_ext_install.extension_name', true), ''), 'comb_ext'),
         '0.5.0',
         'comb_ext SQL edition: COMB uuids, sno, muid and uid8 without compiled code (docs/portable.md)',
         $comb_ext_script$
