@@ -18,7 +18,7 @@ BEGIN
     END IF;
     SELECT pg_catalog.string_agg(DISTINCT found.name, ', ') INTO clash FROM (
         SELECT p.proname::text AS name FROM pg_catalog.pg_proc AS p
-        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
+        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
         UNION ALL
         SELECT t.typname::text FROM pg_catalog.pg_type AS t
         WHERE t.typnamespace = target_oid AND t.typname = ANY (ARRAY['sno', 'uid8_mode']::text[])
@@ -87,22 +87,38 @@ CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
             'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).', false)
         END);
 
--- The 40-bit number of 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9). Each
--- character is its 5 bits: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
+-- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
+CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (ascii(c) - 50 - 39 * (ascii(c) > 57)::integer)::bigint $$;
+
+-- The 40-bit number of the 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9).
+-- Written out, not a loop: a plain expression is inlined into the caller's query.
 CREATE FUNCTION @extschema@._sno_half(id text, start integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT sum(((ascii(substr(id, start + i, 1)) - 50 - 39 * (ascii(substr(id, start + i, 1)) > 57)::integer)::bigint)
-           << (35 - 5 * i))::bigint
-FROM generate_series(0, 7) AS i
+SELECT (@extschema@._sno_digit(substr(id, start + 0, 1)) << 35)
+     | (@extschema@._sno_digit(substr(id, start + 1, 1)) << 30)
+     | (@extschema@._sno_digit(substr(id, start + 2, 1)) << 25)
+     | (@extschema@._sno_digit(substr(id, start + 3, 1)) << 20)
+     | (@extschema@._sno_digit(substr(id, start + 4, 1)) << 15)
+     | (@extschema@._sno_digit(substr(id, start + 5, 1)) << 10)
+     | (@extschema@._sno_digit(substr(id, start + 6, 1)) << 5)
+     | (@extschema@._sno_digit(substr(id, start + 7, 1)) << 0)
 $$;
 
--- 8 sno characters of a 40-bit number.
+-- The 8 sno characters of a 40-bit number.
 CREATE FUNCTION @extschema@._sno_chars(half bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT string_agg(substr('23456789abcdefghijklmnopqrstuvwx', ((half >> (35 - 5 * i)) & 31)::integer + 1, 1), '' ORDER BY i)
-FROM generate_series(0, 7) AS i
+SELECT substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
 $$;
 
 -- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,

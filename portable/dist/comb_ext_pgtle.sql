@@ -69,22 +69,38 @@ CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
             'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).', false)
         END);
 
--- The 40-bit number of 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9). Each
--- character is its 5 bits: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
+-- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
+CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (ascii(c) - 50 - 39 * (ascii(c) > 57)::integer)::bigint $$;
+
+-- The 40-bit number of the 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9).
+-- Written out, not a loop: a plain expression is inlined into the caller's query.
 CREATE FUNCTION @extschema@._sno_half(id text, start integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT sum(((ascii(substr(id, start + i, 1)) - 50 - 39 * (ascii(substr(id, start + i, 1)) > 57)::integer)::bigint)
-           << (35 - 5 * i))::bigint
-FROM generate_series(0, 7) AS i
+SELECT (@extschema@._sno_digit(substr(id, start + 0, 1)) << 35)
+     | (@extschema@._sno_digit(substr(id, start + 1, 1)) << 30)
+     | (@extschema@._sno_digit(substr(id, start + 2, 1)) << 25)
+     | (@extschema@._sno_digit(substr(id, start + 3, 1)) << 20)
+     | (@extschema@._sno_digit(substr(id, start + 4, 1)) << 15)
+     | (@extschema@._sno_digit(substr(id, start + 5, 1)) << 10)
+     | (@extschema@._sno_digit(substr(id, start + 6, 1)) << 5)
+     | (@extschema@._sno_digit(substr(id, start + 7, 1)) << 0)
 $$;
 
--- 8 sno characters of a 40-bit number.
+-- The 8 sno characters of a 40-bit number.
 CREATE FUNCTION @extschema@._sno_chars(half bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT string_agg(substr('23456789abcdefghijklmnopqrstuvwx', ((half >> (35 - 5 * i)) & 31)::integer + 1, 1), '' ORDER BY i)
-FROM generate_series(0, 7) AS i
+SELECT substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
+    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
 $$;
 
 -- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,
