@@ -5,6 +5,9 @@
 -- server-wide state in shared memory; docs/portable.md says why.
 -- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
 -- substitute it, portable/build.sh does for the psql installer.
+-- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
+-- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
+-- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
 
 -- ---- internal helpers --------------------------------------------------------------------------
 
@@ -29,15 +32,15 @@ $$;
 CREATE FUNCTION @extschema@._ids_unix_us(ts timestamptz) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT ((ts AT TIME ZONE 'UTC')::date - DATE '1970-01-01')::bigint * 86400000000
-     + round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) * 1000000)::bigint
+SELECT ((ts AT TIME ZONE 'UTC')::pg_catalog.date - pg_catalog.date '1970-01-01')::bigint * 86400000000
+     + pg_catalog.round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) * 1000000)::bigint
 $$;
 
 -- The timestamptz of µs since 1970; exact up to 2^53 µs (year 2255), past every time the three
 -- formats hold (sno: 2079, uid8: 2109, muid: 2112).
 CREATE FUNCTION @extschema@._ids_from_unix_us(us bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT timestamptz 'epoch' + us * interval '1 microsecond' $$;
+AS $$ SELECT pg_catalog.timestamptz 'epoch' + us * interval '1 microsecond' $$;
 
 -- ---- sno -------------------------------------------------------------------------------------
 
@@ -48,42 +51,42 @@ AS $$ SELECT timestamptz 'epoch' + us * interval '1 microsecond' $$;
 CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
     CONSTRAINT sno_text CHECK (
         CASE WHEN VALUE IS NULL OR VALUE ~ '^[2-9a-x]{16}$' THEN true
-        ELSE @extschema@._ids_raise('22P02', format('invalid input syntax for type sno: "%s"', VALUE),
+        ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
             'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).', false)
         END);
 
 -- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
 CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (ascii(c) - 50 - 39 * (ascii(c) > 57)::integer)::bigint $$;
+AS $$ SELECT (pg_catalog.ascii(c) - 50 - 39 * (pg_catalog.ascii(c) > 57)::integer)::bigint $$;
 
 -- The 40-bit number of the 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9).
 -- Written out, not a loop: a plain expression is inlined into the caller's query.
 CREATE FUNCTION @extschema@._sno_half(id text, start integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (@extschema@._sno_digit(substr(id, start + 0, 1)) << 35)
-     | (@extschema@._sno_digit(substr(id, start + 1, 1)) << 30)
-     | (@extschema@._sno_digit(substr(id, start + 2, 1)) << 25)
-     | (@extschema@._sno_digit(substr(id, start + 3, 1)) << 20)
-     | (@extschema@._sno_digit(substr(id, start + 4, 1)) << 15)
-     | (@extschema@._sno_digit(substr(id, start + 5, 1)) << 10)
-     | (@extschema@._sno_digit(substr(id, start + 6, 1)) << 5)
-     | (@extschema@._sno_digit(substr(id, start + 7, 1)) << 0)
+SELECT (@extschema@._sno_digit(pg_catalog.substr(id, start + 0, 1)) << 35)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 1, 1)) << 30)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 2, 1)) << 25)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 3, 1)) << 20)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 4, 1)) << 15)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 5, 1)) << 10)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 6, 1)) << 5)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 7, 1)) << 0)
 $$;
 
 -- The 8 sno characters of a 40-bit number.
 CREATE FUNCTION @extschema@._sno_chars(half bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
-    || substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
+SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
 $$;
 
 -- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,
@@ -100,17 +103,17 @@ $$;
 CREATE FUNCTION @extschema@.sno_to_bytea(id @extschema@.sno) RETURNS bytea
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT substr(int8send(@extschema@._sno_half(id, 1)), 4) || substr(int8send(@extschema@._sno_half(id, 9)), 4)
+SELECT pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 1)), 4) || pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 9)), 4)
 $$;
 
 CREATE FUNCTION @extschema@.sno_from_bytea(bytes bytea) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN length(bytes) = 10 THEN
-    (@extschema@._sno_chars(('x' || encode(substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
-     || @extschema@._sno_chars(('x' || encode(substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
+SELECT CASE WHEN pg_catalog.length(bytes) = 10 THEN
+    (@extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
+     || @extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
 ELSE @extschema@._ids_raise('22P03',
-    format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', length(bytes)), NULL, NULL::@extschema@.sno)
+    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL, NULL::@extschema@.sno)
 END
 $$;
 
@@ -144,15 +147,15 @@ RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN NOT (ts >= timestamptz '2010-01-01 00:00:00+00' AND ts <= @extschema@._ids_from_unix_us(3461327255551999)) THEN
-        @extschema@._ids_raise('22008', format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
+    WHEN NOT (ts >= pg_catalog.timestamptz '2010-01-01 00:00:00+00' AND ts <= @extschema@._ids_from_unix_us(3461327255551999)) THEN
+        @extschema@._ids_raise('22008', pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
             NULL, NULL::@extschema@.sno)
     WHEN meta NOT BETWEEN 0 AND 255 THEN
-        @extschema@._ids_raise('22003', format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL, NULL::@extschema@.sno)
+        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL, NULL::@extschema@.sno)
     WHEN partition NOT BETWEEN 0 AND 65535 THEN
-        @extschema@._ids_raise('22003', format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL, NULL::@extschema@.sno)
+        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL, NULL::@extschema@.sno)
     WHEN sequence NOT BETWEEN 0 AND 65535 THEN
-        @extschema@._ids_raise('22003', format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL, NULL::@extschema@.sno)
+        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL, NULL::@extschema@.sno)
     ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000) / 4000, tick, meta, partition, sequence)
 END
 $$;
@@ -164,9 +167,9 @@ CREATE FUNCTION @extschema@.sno_floor(ts timestamptz) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN ts <= timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
+    WHEN ts <= pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
     WHEN ts > @extschema@._ids_from_unix_us(3461327255548000) THEN
-        @extschema@._ids_raise('22008', format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
+        @extschema@._ids_raise('22008', pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
             NULL, NULL::@extschema@.sno)
     -- Units rounded up: the first whole unit at or after ts.
     ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000 + 3999) / 4000, false, 0, 0, 0)
@@ -201,13 +204,13 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT greatest(a, b) $$;
 -- The 32 hex digits of a uuid.
 CREATE FUNCTION @extschema@._muid_hex(id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT replace(id::text, '-', '') $$;
+AS $$ SELECT pg_catalog.replace(id::pg_catalog.text, '-', '') $$;
 
 -- Gink's timestamp field, or NULL when all 52 bits are set (Gink's -1 sentinel).
 CREATE FUNCTION @extschema@._muid_timestamp_or_null(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT nullif(('x' || substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint, 4503599627370495)
+SELECT nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint, 4503599627370495)
 $$;
 
 -- Gink's timestamp: µs since 1970, or -1 for the sentinel.
@@ -219,26 +222,26 @@ AS $$ SELECT coalesce(@extschema@._muid_timestamp_or_null(id), -1) $$;
 CREATE FUNCTION @extschema@.muid_timestamp(id uuid) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT coalesce(@extschema@._ids_from_unix_us(@extschema@._muid_timestamp_or_null(id)), timestamptz 'infinity')
+SELECT coalesce(@extschema@._ids_from_unix_us(@extschema@._muid_timestamp_or_null(id)), pg_catalog.timestamptz 'infinity')
 $$;
 
 -- The medallion (the node), or -1 when all 44 bits are set.
 CREATE FUNCTION @extschema@.muid_medallion(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT coalesce(nullif(('x' || substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint, 17592186044415), -1)
+SELECT coalesce(nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint, 17592186044415), -1)
 $$;
 
 -- The offset: the low 32 bits as a signed integer.
 CREATE FUNCTION @extschema@.muid_offset(id uuid) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ('x' || substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
+AS $$ SELECT ('x' || pg_catalog.substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
 
 -- Canonical text: 34 characters, upper case, TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO.
 CREATE FUNCTION @extschema@.muid_text(id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT upper(substr(h, 1, 13) || '-' || substr(h, 14, 11) || '-' || substr(h, 25, 8))
+SELECT pg_catalog.upper(pg_catalog.substr(h, 1, 13) || '-' || pg_catalog.substr(h, 14, 11) || '-' || pg_catalog.substr(h, 25, 8))
 FROM (SELECT @extschema@._muid_hex(id)) AS hex(h)
 $$;
 
@@ -248,10 +251,10 @@ CREATE FUNCTION @extschema@.muid_parse(text text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE WHEN text ~ '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
-    rpad(replace(text, '-', ''), 32, '0')::uuid
-ELSE @extschema@._ids_raise('22P02', format('invalid input syntax for a muid: "%s"', text),
+    pg_catalog.rpad(pg_catalog.replace(text, '-', ''), 32, '0')::pg_catalog.uuid
+ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for a muid: "%s"', text),
     'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.',
-    NULL::uuid)
+    NULL::pg_catalog.uuid)
 END
 $$;
 
@@ -262,14 +265,14 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
     WHEN "timestamp" NOT BETWEEN -1 AND 4503599627370495 THEN
-        @extschema@._ids_raise('22003', format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
-            NULL, NULL::uuid)
+        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
+            NULL, NULL::pg_catalog.uuid)
     WHEN medallion NOT BETWEEN -1 AND 17592186044415 THEN
-        @extschema@._ids_raise('22003', format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
-            NULL, NULL::uuid)
-    ELSE (lpad(to_hex("timestamp" & 4503599627370495), 13, '0')
-       || lpad(to_hex(medallion & 17592186044415), 11, '0')
-       || lpad(to_hex("offset"), 8, '0'))::uuid
+        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL, NULL::pg_catalog.uuid)
+    ELSE (pg_catalog.lpad(pg_catalog.to_hex("timestamp" & 4503599627370495), 13, '0')
+       || pg_catalog.lpad(pg_catalog.to_hex(medallion & 17592186044415), 11, '0')
+       || pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
 END
 $$;
 
@@ -279,11 +282,11 @@ CREATE FUNCTION @extschema@.muid_pack("timestamp" timestamptz, medallion bigint,
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN "timestamp" = timestamptz 'infinity' THEN @extschema@.muid_pack(-1::bigint, medallion, "offset")
-    WHEN "timestamp" >= timestamptz 'epoch' AND "timestamp" <= @extschema@._ids_from_unix_us(4503599627370494) THEN
+    WHEN "timestamp" = pg_catalog.timestamptz 'infinity' THEN @extschema@.muid_pack(-1::bigint, medallion, "offset")
+    WHEN "timestamp" >= pg_catalog.timestamptz 'epoch' AND "timestamp" <= @extschema@._ids_from_unix_us(4503599627370494) THEN
         @extschema@.muid_pack(@extschema@._ids_unix_us("timestamp"), medallion, "offset")
-    ELSE @extschema@._ids_raise('22008', format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
-        NULL, NULL::uuid)
+    ELSE @extschema@._ids_raise('22008', pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
+        NULL, NULL::pg_catalog.uuid)
 END
 $$;
 
@@ -300,7 +303,7 @@ CREATE TYPE @extschema@.uid8_mode AS ENUM ('spread', 'time_sequential');
 -- the top 42).
 CREATE FUNCTION @extschema@._uid8_reverse(v bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT reverse(v::bit(64)::text)::bit(64)::bigint $$;
+AS $$ SELECT pg_catalog.reverse(v::bit(64)::pg_catalog.text)::bit(64)::bigint $$;
 
 CREATE FUNCTION @extschema@.uid8_mode(id bigint) RETURNS @extschema@.uid8_mode
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -343,13 +346,13 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
     WHEN timestamp_ms NOT BETWEEN 0 AND 4398046511103 THEN
-        @extschema@._ids_raise('22003', format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL, NULL::bigint)
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL, NULL::bigint)
     WHEN sequence NOT BETWEEN 0 AND 63 THEN
-        @extschema@._ids_raise('22003', format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL, NULL::bigint)
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL, NULL::bigint)
     WHEN generator NOT BETWEEN 0 AND 2047 THEN
-        @extschema@._ids_raise('22003', format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL, NULL::bigint)
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL, NULL::bigint)
     WHEN cluster NOT BETWEEN 0 AND 15 THEN
-        @extschema@._ids_raise('22003', format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL, NULL::bigint)
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL, NULL::bigint)
     ELSE
         -- (<< and | share one precedence, left to right: every shift is bracketed.)
         CASE WHEN mode = 'time_sequential' THEN timestamp_ms << 22 ELSE @extschema@._uid8_reverse(timestamp_ms) END
@@ -365,12 +368,12 @@ $$;
 -- The 8 bytes of an ID, big-endian (the library's byte form).
 CREATE FUNCTION @extschema@.uid8_to_bytea(id bigint) RETURNS bytea
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT int8send(id) $$;
+AS $$ SELECT pg_catalog.int8send(id) $$;
 
 CREATE FUNCTION @extschema@.uid8_from_bytea(bytes bytea) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN length(bytes) = 8 THEN ('x' || encode(bytes, 'hex'))::bit(64)::bigint
-ELSE @extschema@._ids_raise('22P03', format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', length(bytes)), NULL, NULL::bigint)
+SELECT CASE WHEN pg_catalog.length(bytes) = 8 THEN ('x' || pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
+ELSE @extschema@._ids_raise('22P03', pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL, NULL::bigint)
 END
 $$;
