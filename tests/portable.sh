@@ -7,6 +7,9 @@
 #     COMB family (tests/portable_comb_vectors.*); a second install into the same schema and an
 #     install into a schema without CREATE are refused; the uninstall stops while a table uses sno and
 #     then removes every object;
+#     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
+#     twice; a cancel behind the timeline's lock leaves none; after a crash restart it goes on past
+#     every value issued;
 #  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension as a pgtle_admin member
 #     that is no superuser, CREATE EXTENSION, the same vectors, DROP EXTENSION; the name comb_ext
 #     itself is refused here (55000), as this server has the compiled edition's control file;
@@ -21,8 +24,8 @@ WORK=${1:?workdir}
 MAJOR=${2:?major}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 40))
 PYTHON=${COMB_EXT_PYTHON:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv/bin/python}
-CASES=20000
-[ "$MAJOR" = 18 ] && CASES=100000
+CASES=20000 SESSIONS=8 CALLS=2000
+[ "$MAJOR" = 18 ] && CASES=100000 CALLS=5000
 CLUSTER="$WORK/cluster"
 started=$(date +%s)
 lap() { echo "  ($(($(date +%s) - started)) s so far)"; }
@@ -108,6 +111,20 @@ lap
 say "[pg$MAJOR portable] tests/vectors (sno, muid, uid8) against the SQL edition"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" ids
 comb_vectors "$(conninfo portable_user portable)" ids
+lap
+
+say "[pg$MAJOR portable] muid_new: $SESSIONS sessions at once, a cancel behind the timeline's lock, a timeline ahead of the clock, a crash restart"
+admin -d postgres -c "CREATE ROLE portable_app LOGIN NOSUPERUSER"
+admin -d portable -c "GRANT CONNECT ON DATABASE portable TO portable_app" -c "GRANT USAGE ON SCHEMA ids TO portable_app"
+# Another role calls it with no privilege on the timeline (muid_new is SECURITY DEFINER) and cannot move it.
+expect_error 42501 portable_app portable -c "SELECT pg_catalog.setval('ids._muid_timeline', 1)"
+out=$("$PYTHON" "$REPO/tests/portable_ids.py" generator "$(conninfo portable_app portable)" ids "$SESSIONS" "$CALLS") ||
+    { echo "$out"; exit 1; }
+echo "$out"
+highest=$(sed -n 's/^  highest timestamp issued: //p' <<<"$out")
+as_postgres "$PGBIN/pg_ctl" -D "$CLUSTER" -m immediate -w stop >/dev/null
+cluster_start "$CLUSTER" "$PORT"
+"$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_app portable)" ids "$highest"
 lap
 
 say "[pg$MAJOR portable] uninstall: refused while a table uses sno, then every object gone"

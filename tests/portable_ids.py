@@ -2,6 +2,13 @@
 
   python tests/portable_ids.py vectors CONNINFO SCHEMA
       every entry of tests/vectors/{sno,muid,uid8} against the SQL edition installed in SCHEMA
+  python tests/portable_ids.py generator CONNINFO SCHEMA SESSIONS CALLS
+      muid_new from SESSIONS sessions at once, CALLS each, a quarter in transactions rolled back: no
+      timestamp twice, each session's strictly increasing; a cancel while another session holds the
+      timeline's lock leaves no lock behind; a timeline set 10 s ahead makes calls wait (cancelled);
+      prints the highest timestamp issued, for the restart check
+  python tests/portable_ids.py timeline CONNINFO SCHEMA AT_LEAST
+      after a crash restart: the timeline is at or past AT_LEAST, and muid_new goes on past it
   python tests/portable_ids.py diff CONNINFO COMPILED_SCHEMA PORTABLE_SCHEMA CASES [SEED]
       CASES random inputs per function through both editions (one database, two schemas): every
       result and every SQLSTATE must be equal
@@ -155,6 +162,88 @@ def vectors(conninfo, schema):
     expected = {"sno/encode.json": 167, "sno/components.json": 86, "sno/decode_invalid.json": 163, "muid valid": 167,
                 "muid rejected_construct": 5, "muid parse_string": 10, "uid8 vectors": 167, "uid8 rejected": 7}
     check(counts == expected, f"vector counts {counts} != {expected}")
+
+
+# ---- muid_new ------------------------------------------------------------------------------------
+
+def generator(conninfo, schema, sessions, calls):
+    import threading
+    results = [None] * sessions
+    errors = []
+
+    def session(i):
+        try:
+            with psycopg.connect(conninfo, autocommit=True) as conn:
+                cur = conn.cursor()
+                got = []
+                for batch in range(calls // 250):
+                    rolled_back = batch % 4 == 3
+                    try:
+                        with conn.transaction():
+                            cur.execute(f"SELECT {schema}.muid_timestamp_us({schema}.muid_new(%s)) FROM pg_catalog.generate_series(1, 250)", (i,))
+                            got += [r[0] for r in cur.fetchall()]
+                            if rolled_back:
+                                raise psycopg.Rollback()
+                    except psycopg.Rollback:
+                        pass
+                results[i] = got
+        except Exception as e:  # reported below
+            errors.append(f"session {i}: {e}")
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=session, args=(i,)) for i in range(sessions)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - started
+    check(not errors, f"muid_new sessions failed: {errors}")
+    every = [v for r in results if r for v in r]
+    check(len(every) == sessions * (calls // 250) * 250, f"muid_new: {len(every)} values")
+    check(len(set(every)) == len(every), f"muid_new: {len(every) - len(set(every))} timestamps twice")
+    check(all(r and all(a < b for a, b in zip(r, r[1:])) for r in results), "muid_new: a session's timestamps not strictly increasing")
+    print(f"  muid_new: {len(every)} values from {sessions} sessions at once (a quarter in transactions rolled back), "
+          f"{len(set(every))} distinct, each session's increasing, {elapsed:.1f} s ({elapsed / max(len(every), 1) * 1e6:.0f} µs a value)")
+
+    with psycopg.connect(conninfo, autocommit=True) as holder, psycopg.connect(conninfo, autocommit=True) as waiter:
+        h, w = holder.cursor(), waiter.cursor()
+        h.execute(f"SELECT key1, key2 FROM {schema}._muid_lock()")
+        key1, key2 = h.fetchone()
+        h.execute("SELECT pg_catalog.pg_advisory_lock(%s, %s)", (key1, key2))
+        w.execute("SET statement_timeout = '300ms'")
+        got = outcome(w, f"SELECT {schema}.muid_new()")
+        check(got == ("error", "57014"), f"muid_new behind a held lock: {got}, expected a cancel (57014)")
+        h.execute("SELECT pg_catalog.pg_advisory_unlock(%s, %s)", (key1, key2))
+        w.execute("SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()")
+        check(w.fetchone()[0] == 0, "muid_new left an advisory lock behind after a cancel")
+        check(outcome(w, f"SELECT {schema}.muid_new() IS NOT NULL") == ("ok", True), "muid_new after a cancel")
+        print("  muid_new cancelled while another session held the timeline's lock (57014): no lock left behind, the next call works")
+
+        # The timeline 10 s ahead of the clock (as after the clock was set back): calls wait for the
+        # clock, and are cancelled; one 1 s ahead goes on at once, one past the last.
+        h.execute(f"SELECT {schema}._ids_unix_us(pg_catalog.clock_timestamp())")
+        now = h.fetchone()[0]
+        h.execute(f"SELECT pg_catalog.setval('{schema}._muid_timeline', %s)", (now + 10_000_000,))
+        got = outcome(w, f"SELECT {schema}.muid_new()")
+        check(got == ("error", "57014"), f"muid_new 10 s behind its timeline: {got}, expected a wait, cancelled (57014)")
+        h.execute(f"SELECT pg_catalog.setval('{schema}._muid_timeline', %s)", (now + 1_000_000,))
+        got = outcome(w, f"SELECT {schema}.muid_timestamp_us({schema}.muid_new())")
+        check(got == ("ok", now + 1_000_001), f"muid_new 1 s behind its timeline: {got}, expected {now + 1_000_001}")
+        print("  muid_new with the timeline 10 s ahead waits (cancelled at 300 ms); 1 s ahead it goes on, one µs past the last")
+        h.execute(f"SELECT last_value FROM {schema}._muid_timeline")
+        print(f"  highest timestamp issued: {h.fetchone()[0]}")
+
+
+def timeline(conninfo, schema, at_least):
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"SELECT last_value FROM {schema}._muid_timeline")
+        last = cur.fetchone()[0]
+        check(last >= at_least, f"timeline after a crash: {last}, below {at_least} issued before it")
+        cur.execute(f"SELECT {schema}.muid_timestamp_us({schema}.muid_new())")
+        next_value = cur.fetchone()[0]
+        check(next_value > at_least, f"muid_new after a crash: {next_value}, not past {at_least}")
+        print(f"  after a crash restart: timeline at {last} (issued before: {at_least}), next muid_new {next_value}")
 
 
 # ---- differential -------------------------------------------------------------------------------
@@ -335,6 +424,10 @@ def main():
     started = time.monotonic()
     if len(sys.argv) >= 4 and sys.argv[1] == "vectors":
         vectors(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 6 and sys.argv[1] == "generator":
+        generator(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "timeline":
+        timeline(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif len(sys.argv) >= 6 and sys.argv[1] == "diff":
         diff(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]) if len(sys.argv) > 6 else 22)
     else:

@@ -18,13 +18,13 @@ BEGIN
     END IF;
     SELECT pg_catalog.string_agg(DISTINCT found.name, ', ') INTO clash FROM (
         SELECT p.proname::text AS name FROM pg_catalog.pg_proc AS p
-        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
+        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_muid_medallion', '_muid_lock', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
         UNION ALL
         SELECT t.typname::text FROM pg_catalog.pg_type AS t
         WHERE t.typnamespace = target_oid AND t.typname = ANY (ARRAY['sno', 'uid8_mode']::text[])
         UNION ALL
         SELECT c.relname::text FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY[]::text[])
+        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY['_muid_timeline']::text[])
     ) AS found;
     IF clash IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = '42710',
@@ -36,10 +36,10 @@ BEGIN
 -- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
 -- Every name here has the compiled edition's signature (src/sno.rs, src/muid.rs, src/uid8.rs) and
 -- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
--- Not here: the generators (sno_new, muid_new, uid8_new) and the watermarks, which need
--- server-wide state in shared memory; docs/portable.md says why.
+-- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
+-- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
 -- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
--- substitute it, portable/build.sh does for the psql installer.
+-- substitute it, portable/build.py does for the psql installer.
 -- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
 -- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
 -- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
@@ -329,6 +329,111 @@ $$;
 CREATE FUNCTION @extschema@.muid_unpack(id uuid, OUT "timestamp" bigint, OUT medallion bigint, OUT "offset" integer)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), @extschema@.muid_offset(id) $$;
+
+-- ---- muid_new: a timeline per database, in a sequence --------------------------------------------
+
+-- The last timestamp muid_new issued in this database, µs since 1970 (-1: none yet). A sequence,
+-- because it is not transactional: a rollback does not take it back, and its changes are visible to
+-- every session at once. Only muid_new writes it, holding _muid_lock(), so that reading it and
+-- moving it on are one step.
+CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
+
+-- This database's medallion: the setting comb_ext.medallion (decimal, or 0x-prefixed hex, 0 to
+-- 2^44-2, as the compiled edition's), else 40 bits of a digest of the cluster's system identifier,
+-- the server's start time and the database, in the range nodes draw from (0x10000000000 to
+-- 0x1FFFFFFFFFF). The start time sets apart copies of a data directory once started (as the
+-- compiled edition's draw at each start does); the database, whose timeline is its own.
+CREATE FUNCTION @extschema@._muid_medallion() RETURNS bigint
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+DECLARE
+    setting text := pg_catalog.btrim(pg_catalog.current_setting('comb_ext.medallion', true));
+    digits text;
+    value numeric;
+    identity text;
+BEGIN
+    IF setting IS NOT NULL AND setting <> '' THEN
+        IF setting ~ '^0[xX][0-9A-Fa-f]+$' THEN
+            -- Leading zeros dropped, 11 hex digits at most fit (bit(64) takes 16).
+            digits := pg_catalog.ltrim(pg_catalog.substr(setting, 3), '0');
+            IF pg_catalog.length(digits) <= 11 THEN
+                value := ('x' || pg_catalog.lpad(digits, 16, '0'))::pg_catalog.bit(64)::bigint;
+            END IF;
+        ELSIF setting ~ '^[0-9]+$' THEN
+            value := setting::numeric;
+        END IF;
+        IF value IS NULL OR value >= 17592186044415 THEN
+            RAISE EXCEPTION USING ERRCODE = '22023',
+                MESSAGE = pg_catalog.format('muid_new: comb_ext.medallion "%s" is not a medallion', setting),
+                DETAIL = 'A medallion is an integer from 0 to 17592186044414 (0xFFFFFFFFFFE), in decimal or 0x-prefixed hex; nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF.';
+        END IF;
+        RETURN value;
+    END IF;
+    BEGIN
+        identity := (SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() AS c);
+    EXCEPTION WHEN insufficient_privilege THEN
+        -- A service that hides pg_control_system(): the start time and database still set servers apart.
+        identity := 'no system identifier';
+    END;
+    identity := identity || '/' || pg_catalog.pg_postmaster_start_time()::pg_catalog.text
+             || '/' || (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database())::pg_catalog.text;
+    RETURN 1099511627776 | ('x' || pg_catalog.substr(pg_catalog.md5(identity), 1, 10))::pg_catalog.bit(40)::bigint;
+END
+$$;
+
+-- The two keys of the session advisory lock around the timeline: 'comb' and the sequence's OID.
+CREATE FUNCTION @extschema@._muid_lock(OUT key1 integer, OUT key2 integer)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT 1668246882, ('@extschema@._muid_timeline'::pg_catalog.regclass::pg_catalog.oid::bigint % 2147483647)::integer $$;
+
+-- A new muid of this database's medallion. Its timestamp is the wall clock in µs, or one past the
+-- last one issued in this database if the clock has not moved past it (a burst, a clock set back,
+-- a restart after one), so no two calls in the database share one: each reads and moves the
+-- timeline under a session advisory lock, released on every way out (errors and cancels included).
+-- Bursts run at most 2 s ahead of the clock; past that a call waits for it (outside the lock).
+CREATE FUNCTION @extschema@.muid_new("offset" integer DEFAULT 0) RETURNS uuid
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    medallion bigint := @extschema@._muid_medallion();
+    key1 integer;
+    key2 integer;
+    locked boolean := false;
+    now_us bigint;
+    next bigint;
+BEGIN
+    SELECT k.key1, k.key2 INTO key1, key2 FROM @extschema@._muid_lock() AS k;
+    LOOP
+        BEGIN
+            PERFORM pg_catalog.pg_advisory_lock(key1, key2);
+            locked := true;
+            now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
+            next := (SELECT greatest(now_us, t.last_value + 1) FROM @extschema@._muid_timeline AS t);
+            IF next >= 4503599627370495 THEN
+                RAISE EXCEPTION USING ERRCODE = '22008',
+                    MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';
+            END IF;
+            IF next <= now_us + 2000000 THEN
+                PERFORM pg_catalog.setval('@extschema@._muid_timeline'::pg_catalog.regclass, next);
+            ELSE
+                next := NULL;
+            END IF;
+            PERFORM pg_catalog.pg_advisory_unlock(key1, key2);
+            locked := false;
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            -- A session lock outlives the error: let go of it, or every other session would wait.
+            IF locked THEN
+                PERFORM pg_catalog.pg_advisory_unlock(key1, key2);
+            END IF;
+            RAISE;
+        END;
+        IF next IS NOT NULL THEN
+            RETURN @extschema@.muid_pack(next, medallion, "offset");
+        END IF;
+        PERFORM pg_catalog.pg_sleep(0.01);
+    END LOOP;
+END
+$$;
 
 -- ---- uid8 (LableOrg/java-uniqueid), stored as bigint -------------------------------------------
 

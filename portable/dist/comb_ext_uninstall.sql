@@ -22,11 +22,11 @@ BEGIN
         SELECT pg_catalog.format('DROP %s %s', CASE p.prokind WHEN 'a' THEN 'AGGREGATE' WHEN 'p' THEN 'PROCEDURE' ELSE 'FUNCTION' END,
                                  p.oid::regprocedure) AS statement
         FROM pg_catalog.pg_proc AS p
-        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
+        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_muid_medallion', '_muid_lock', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
         UNION ALL
         SELECT pg_catalog.format('DROP %s %I.%I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END, target, c.relname)
         FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY[]::text[])
+        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY['_muid_timeline']::text[])
         UNION ALL
         SELECT pg_catalog.format('DROP %s %I.%I', CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, target, t.typname)
         FROM pg_catalog.pg_type AS t
