@@ -111,6 +111,23 @@ lap
 say "[pg$MAJOR portable] tests/vectors (sno, muid, uid8) against the SQL edition"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" ids
 comb_vectors "$(conninfo portable_user portable)" ids
+# The bodies name built-in functions pg_catalog.name: a schema that shadows them, ahead of pg_catalog
+# in the caller's search_path, changes nothing.
+admin -d portable -c "CREATE SCHEMA shadow" -c "GRANT USAGE ON SCHEMA shadow TO portable_user" -f - <<'SQL'
+CREATE FUNCTION shadow.substr(text, integer, integer) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.substr(bytea, integer) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.ascii(text) RETURNS integer LANGUAGE sql AS $$ SELECT 0 $$;
+CREATE FUNCTION shadow.replace(text, text, text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.encode(bytea, text) RETURNS text LANGUAGE sql AS $$ SELECT text '00' $$;
+CREATE FUNCTION shadow.int8send(bigint) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.lpad(text, integer, text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.to_hex(bigint) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.upper(text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.length(bytea) RETURNS integer LANGUAGE sql AS $$ SELECT 0 $$;
+SQL
+echo "  again with search_path = shadow, pg_catalog, ids (shadow has its own substr, ascii, replace, encode, int8send, lpad, to_hex, upper, length)"
+"$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" "shadow, pg_catalog, ids"
+admin -d portable -c "DROP SCHEMA shadow CASCADE" 2>/dev/null
 lap
 
 say "[pg$MAJOR portable] muid_new: $SESSIONS sessions at once, a cancel behind the timeline's lock, a timeline ahead of the clock, a crash restart"
