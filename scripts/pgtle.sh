@@ -22,8 +22,7 @@ build() {
     available "$major" || { echo "pg_tle $VERSION: no tarball at $TARBALL, or no PostgreSQL $major build" >&2; return 1; }
     pg_config=$(bash "$REPO/scripts/pg.sh" pg_config "$major")
     libdir=$("$pg_config" --pkglibdir)
-    # The installed library and control file of this version are the mark of a finished install
-    # (a marker file would not do for 15, whose prefix is the system's).
+    # A marker beside the installed library: the library alone could be another pg_tle version's.
     [ -f "$libdir/pg_tle.so" ] && [ -f "$libdir/.pg_tle-$VERSION" ] && return 0
     # The server headers include gssapi's (PostgreSQL built with GSSAPI, as Debian's is).
     if ! dpkg-query -W -f='${Status}' libkrb5-dev 2>/dev/null | grep -q "install ok installed"; then

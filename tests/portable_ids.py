@@ -363,6 +363,26 @@ def diff(conninfo, compiled, portable, cases, seed):
         cur = conn.cursor()
         cur.execute("SET TimeZone = 'UTC'")
         cur.execute("CREATE TEMP TABLE diff_input (n integer, a text, b text, c text, d text, e text)")
+        # Same names and signatures: every public function of the SQL edition exists in the compiled
+        # one with the same argument names, types and defaults and the same result (the schema aside).
+        cur.execute("""
+            SELECT p.proname, pg_catalog.replace(pg_catalog.pg_get_function_arguments(p.oid), n.nspname || '.', ''),
+                   pg_catalog.replace(pg_catalog.pg_get_function_result(p.oid), n.nspname || '.', '')
+            FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+            WHERE n.nspname = %s AND p.proname NOT LIKE '\\_%%' ORDER BY 1, 2""", (portable,))
+        ours = cur.fetchall()
+        missing = []
+        for name, arguments, result in ours:
+            cur.execute("""
+                SELECT count(*) FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+                WHERE n.nspname = %s AND p.proname = %s
+                  AND pg_catalog.replace(pg_catalog.pg_get_function_arguments(p.oid), n.nspname || '.', '') = %s
+                  AND pg_catalog.replace(pg_catalog.pg_get_function_result(p.oid), n.nspname || '.', '') = %s""",
+                        (compiled, name, arguments, result))
+            if cur.fetchone()[0] != 1:
+                missing.append(f"{name}({arguments}) -> {result}")
+        check(not missing, f"signatures the compiled edition does not have: {missing}")
+        print(f"  signatures: {len(ours) - len(missing)} of {len(ours)} public functions of the SQL edition have the compiled edition's arguments, defaults and result")
         total_cases = total_errors = 0
         for name, (call, types) in FUNCTIONS.items():
             started = time.monotonic()
