@@ -10,8 +10,9 @@
 #     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
 #     twice; a cancel behind the timeline's lock leaves none; after a crash restart it goes on past
 #     every value issued;
-#  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension as a pgtle_admin member
-#     that is no superuser, CREATE EXTENSION, the same vectors, DROP EXTENSION; the name comb_ext
+#  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension by a pgtle_admin member
+#     that is no superuser, CREATE EXTENSION by a role with only CREATE on one schema, the same
+#     vectors, DROP EXTENSION; the name comb_ext
 #     itself is refused here (55000), as this server has the compiled edition's control file;
 #  4. the differential test against the compiled edition (installed by scripts/test.sh before this
 #     runs): random inputs through both, every result and SQLSTATE equal; 100,000 cases per function
@@ -157,19 +158,21 @@ echo "  schema ids is empty again"
 lap
 
 if [ $pgtle = yes ]; then
-    say "[pg$MAJOR portable] pg_tle: install_extension as a pgtle_admin member (no superuser), CREATE EXTENSION as a role with only CREATE on schema ids"
-    admin -d postgres -c "CREATE ROLE portable_tle LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
+    say "[pg$MAJOR portable] pg_tle: install_extension by a pgtle_admin member (no superuser), CREATE EXTENSION by a role with only CREATE on schema ids"
+    admin -d postgres -c "CREATE ROLE portable_tle LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
+        -c "CREATE ROLE portable_tle_admin LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
     limited_database tle portable_tle
-    admin -d tle -c "CREATE EXTENSION pg_tle" -c "GRANT pgtle_admin TO portable_tle"
+    admin -d tle -c "CREATE EXTENSION pg_tle" -c "GRANT pgtle_admin TO portable_tle_admin" -c "GRANT CONNECT ON DATABASE tle TO portable_tle_admin"
     no_library tle
     if [ -f "$("$PGBIN/pg_config" --sharedir)/extension/comb_ext.control" ]; then
-        expect_error 55000 portable_tle tle -f "$REPO/portable/dist/comb_ext_pgtle.sql"
+        expect_error 55000 portable_tle_admin tle -f "$REPO/portable/dist/comb_ext_pgtle.sql"
     fi
-    as_role portable_tle -d tle -c "SET comb_ext_install.extension_name = 'comb_ext_portable'" -f "$REPO/portable/dist/comb_ext_pgtle.sql"
+    as_role portable_tle_admin -d tle -c "SET comb_ext_install.extension_name = 'comb_ext_portable'" -f "$REPO/portable/dist/comb_ext_pgtle.sql"
     as_role portable_tle -d tle -c "CREATE EXTENSION comb_ext_portable SCHEMA ids"
     "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_tle tle)" ids
     comb_vectors "$(conninfo portable_tle tle)" ids
-    as_role portable_tle -d tle -c "DROP EXTENSION comb_ext_portable" -c "SELECT pgtle.uninstall_extension('comb_ext_portable')" >/dev/null
+    as_role portable_tle -d tle -c "DROP EXTENSION comb_ext_portable"
+    as_role portable_tle_admin -d tle -c "SELECT pgtle.uninstall_extension('comb_ext_portable')" >/dev/null
     lap
 else
     say "[pg$MAJOR portable] pg_tle: not run (no ../shared/third_party/pg_tle-*.tar.gz, or no PostgreSQL $MAJOR build)"
