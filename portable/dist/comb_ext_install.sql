@@ -391,8 +391,10 @@ AS $$ SELECT 1668246882, ('@extschema@._muid_timeline'::pg_catalog.regclass::pg_
 -- a restart after one), so no two calls in the database share one: each reads and moves the
 -- timeline under a session advisory lock, released on every way out (errors and cancels included).
 -- Bursts run at most 2 s ahead of the clock; past that a call waits for it (outside the lock).
+-- SECURITY DEFINER: callers need no privilege on the timeline, so none of them can move it back
+-- with setval; its search_path is fixed for the same reason.
 CREATE FUNCTION @extschema@.muid_new("offset" integer DEFAULT 0) RETURNS uuid
-LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     medallion bigint := @extschema@._muid_medallion();
