@@ -136,13 +136,13 @@ admin -d postgres -c "CREATE ROLE portable_app LOGIN NOSUPERUSER"
 admin -d portable -c "GRANT CONNECT ON DATABASE portable TO portable_app" -c "GRANT USAGE ON SCHEMA ids TO portable_app"
 # Another role calls it with no privilege on the timeline (muid_new is SECURITY DEFINER) and cannot move it.
 expect_error 42501 portable_app portable -c "SELECT pg_catalog.setval('ids._muid_timeline', 1)"
-out=$("$PYTHON" "$REPO/tests/portable_ids.py" generator "$(conninfo portable_app portable)" ids "$SESSIONS" "$CALLS") ||
+out=$("$PYTHON" "$REPO/tests/portable_ids.py" generator "$(conninfo portable_app portable)" "$(conninfo portable_user portable)" ids "$SESSIONS" "$CALLS") ||
     { echo "$out"; exit 1; }
 echo "$out"
 highest=$(sed -n 's/^  highest timestamp issued: //p' <<<"$out")
 as_postgres "$PGBIN/pg_ctl" -D "$CLUSTER" -m immediate -w stop >/dev/null
 cluster_start "$CLUSTER" "$PORT"
-"$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_app portable)" ids "$highest"
+"$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_user portable)" ids "$highest"
 lap
 
 say "[pg$MAJOR portable] uninstall: refused while a table uses sno, then every object gone"

@@ -2,11 +2,12 @@
 
   python tests/portable_ids.py vectors CONNINFO SCHEMA
       every entry of tests/vectors/{sno,muid,uid8} against the SQL edition installed in SCHEMA
-  python tests/portable_ids.py generator CONNINFO SCHEMA SESSIONS CALLS
+  python tests/portable_ids.py generator CONNINFO OWNER_CONNINFO SCHEMA SESSIONS CALLS
       muid_new from SESSIONS sessions at once, CALLS each, a quarter in transactions rolled back: no
       timestamp twice, each session's strictly increasing; a cancel while another session holds the
       timeline's lock leaves no lock behind; a timeline set 10 s ahead makes calls wait (cancelled);
-      prints the highest timestamp issued, for the restart check
+      prints the highest timestamp issued, for the restart check. CONNINFO's role calls muid_new;
+      OWNER_CONNINFO's (the installer's) moves the timeline, as a clock step back would
   python tests/portable_ids.py timeline CONNINFO SCHEMA AT_LEAST
       after a crash restart: the timeline is at or past AT_LEAST, and muid_new goes on past it
   python tests/portable_ids.py diff CONNINFO COMPILED_SCHEMA PORTABLE_SCHEMA CASES [SEED]
@@ -166,7 +167,7 @@ def vectors(conninfo, schema):
 
 # ---- muid_new ------------------------------------------------------------------------------------
 
-def generator(conninfo, schema, sessions, calls):
+def generator(conninfo, owner_conninfo, schema, sessions, calls):
     import threading
     results = [None] * sessions
     errors = []
@@ -205,7 +206,7 @@ def generator(conninfo, schema, sessions, calls):
     print(f"  muid_new: {len(every)} values from {sessions} sessions at once (a quarter in transactions rolled back), "
           f"{len(set(every))} distinct, each session's increasing, {elapsed:.1f} s ({elapsed / max(len(every), 1) * 1e6:.0f} µs a value)")
 
-    with psycopg.connect(conninfo, autocommit=True) as holder, psycopg.connect(conninfo, autocommit=True) as waiter:
+    with psycopg.connect(owner_conninfo, autocommit=True) as holder, psycopg.connect(conninfo, autocommit=True) as waiter:
         h, w = holder.cursor(), waiter.cursor()
         h.execute(f"SELECT key1, key2 FROM {schema}._muid_lock()")
         key1, key2 = h.fetchone()
@@ -444,8 +445,8 @@ def main():
     started = time.monotonic()
     if len(sys.argv) >= 4 and sys.argv[1] == "vectors":
         vectors(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 6 and sys.argv[1] == "generator":
-        generator(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+    elif len(sys.argv) == 7 and sys.argv[1] == "generator":
+        generator(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
     elif len(sys.argv) == 5 and sys.argv[1] == "timeline":
         timeline(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif len(sys.argv) >= 6 and sys.argv[1] == "diff":
