@@ -249,13 +249,14 @@ def timeline(conninfo, schema, at_least):
 
 # ---- differential -------------------------------------------------------------------------------
 
-# Per function: (SQL call with {s} for the schema and $n for the input columns, input column types).
+# Per function: (SQL call with {s} for the schema and a..e for the input columns, their types).
+# (OFFSET 0 keeps a subquery's value computed once, not pulled up into each decoder's call.)
 FUNCTIONS = {
     "sno_from_parts": ("{s}.sno_from_parts(a, b, c, d, e)::text", "timestamptz, integer, integer, integer, boolean"),
     "sno_floor": ("{s}.sno_floor(a)::text", "timestamptz"),
     "sno_text": ("a::{s}.sno::text", "text"),
     "sno_from_bytea": ("{s}.sno_from_bytea(a)::text", "bytea"),
-    "sno_decode": ("pg_catalog.concat_ws(' ', {s}.sno_time(x), {s}.sno_meta(x), {s}.sno_partition(x), {s}.sno_sequence(x), {s}.sno_tick(x), {s}.sno_to_bytea(x), {s}.sno_cmp(x, y), {s}.sno_lt(x, y), {s}.sno_smaller(x, y)) FROM (SELECT {s}.sno_from_bytea(a) AS x, {s}.sno_from_bytea(b) AS y) AS v", "bytea, bytea"),
+    "sno_decode": ("pg_catalog.concat_ws(' ', {s}.sno_time(x), {s}.sno_meta(x), {s}.sno_partition(x), {s}.sno_sequence(x), {s}.sno_tick(x), {s}.sno_to_bytea(x), {s}.sno_cmp(x, y), {s}.sno_lt(x, y), {s}.sno_smaller(x, y)) FROM (SELECT {s}.sno_from_bytea(a) AS x, {s}.sno_from_bytea(b) AS y OFFSET 0) AS v", "bytea, bytea"),
     "muid_pack": ("{s}.muid_pack(a, b, c)::text", "bigint, bigint, integer"),
     "muid_pack_time": ("{s}.muid_pack(a, b, c)::text", "timestamptz, bigint, integer"),
     "muid_parse": ("{s}.muid_parse(a)::text", "text"),
