@@ -80,6 +80,9 @@ run_major() {
     say "[pg$major] pg_dump / pg_restore round trip"
     bash "$REPO/tests/dump_restore.sh" "$cluster" "$PORT"
 
+    say "[pg$major] the SQL edition (portable/): psql -f and pg_tle installs by a role with only CREATE on one schema, tests/vectors, uninstall, differential against the compiled edition"
+    bash "$REPO/tests/portable.sh" "$WORK/portable$major" "$major"
+
     say "[pg$major] a misspelt comb_ext setting in postgresql.conf is reported"
     bash "$REPO/tests/misspelt_setting.sh" "$WORK/misspelt$major"
 

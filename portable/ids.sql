@@ -1,0 +1,486 @@
+-- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
+-- Every name here has the compiled edition's signature (src/sno.rs, src/muid.rs, src/uid8.rs) and
+-- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
+-- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
+-- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
+-- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
+-- substitute it, portable/build.py does for the psql installer.
+-- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
+-- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
+-- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
+
+-- ---- internal helpers --------------------------------------------------------------------------
+
+-- Raises an error with the SQLSTATE, message and hint given; typed as its last argument, so a
+-- CASE arm can end in it. IMMUTABLE so the functions calling it stay IMMUTABLE; every caller
+-- passes the offending value in the message, so it is never folded to a constant ahead of its arm.
+CREATE FUNCTION @extschema@._ids_raise(code text, message text, hint text, result anyelement)
+RETURNS anyelement
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF hint IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message, HINT = hint;
+END
+$$;
+
+-- Microseconds since 1970 of a finite timestamptz, exactly on every major (extract() returns
+-- double precision on 13, which cannot hold a whole date's µs): whole days, then the time of day.
+-- Callers check the range first, so the product cannot overflow.
+CREATE FUNCTION @extschema@._ids_unix_us(ts timestamptz) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT ((ts AT TIME ZONE 'UTC')::pg_catalog.date - pg_catalog.date '1970-01-01')::bigint * 86400000000
+     + pg_catalog.round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) * 1000000)::bigint
+$$;
+
+-- The timestamptz of µs since 1970; exact up to 2^53 µs (year 2255), past every time the three
+-- formats hold (sno: 2079, uid8: 2109, muid: 2112).
+CREATE FUNCTION @extschema@._ids_from_unix_us(us bigint) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT pg_catalog.timestamptz 'epoch' + us * interval '1 microsecond' $$;
+
+-- ---- sno -------------------------------------------------------------------------------------
+
+-- sno's text form: 16 characters of 23456789abcdefghijklmnopqrstuvwx, which is also the compiled
+-- type's text input and output. Collation "C" makes text order byte order, which for this
+-- alphabet (ascending in ASCII) is the order of the 10 bytes, so = < > ORDER BY, min/max and btree
+-- indexes agree with the compiled type. Bad text raises 22P02 as the compiled type's input does.
+CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
+    CONSTRAINT sno_text CHECK (
+        CASE WHEN VALUE IS NULL OR VALUE ~ '^[2-9a-x]{16}$' THEN true
+        ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
+            'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).', false)
+        END);
+
+-- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
+CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (pg_catalog.ascii(c) - 50 - 39 * (pg_catalog.ascii(c) > 57)::integer)::bigint $$;
+
+-- The 40-bit number of the 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9).
+-- Written out, not a loop: a plain expression is inlined into the caller's query.
+CREATE FUNCTION @extschema@._sno_half(id text, start integer) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT (@extschema@._sno_digit(pg_catalog.substr(id, start + 0, 1)) << 35)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 1, 1)) << 30)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 2, 1)) << 25)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 3, 1)) << 20)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 4, 1)) << 15)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 5, 1)) << 10)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 6, 1)) << 5)
+     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 7, 1)) << 0)
+$$;
+
+-- The 8 sno characters of a 40-bit number.
+CREATE FUNCTION @extschema@._sno_chars(half bigint) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
+    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
+$$;
+
+-- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,
+-- 6-7 the partition, 8-9 the sequence (src/core/sno.rs).
+CREATE FUNCTION @extschema@._sno_encode(units bigint, tick boolean, meta integer, partition integer, sequence integer)
+RETURNS @extschema@.sno
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+-- (PostgreSQL gives << and | one precedence, left to right: every shift is bracketed.)
+SELECT (@extschema@._sno_chars((units << 1) | tick::integer)
+     || @extschema@._sno_chars((meta::bigint << 32) | (partition::bigint << 16) | sequence))::@extschema@.sno
+$$;
+
+CREATE FUNCTION @extschema@.sno_to_bytea(id @extschema@.sno) RETURNS bytea
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 1)), 4) || pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 9)), 4)
+$$;
+
+CREATE FUNCTION @extschema@.sno_from_bytea(bytes bytea) RETURNS @extschema@.sno
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE WHEN pg_catalog.length(bytes) = 10 THEN
+    (@extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
+     || @extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
+ELSE @extschema@._ids_raise('22P03',
+    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL, NULL::@extschema@.sno)
+END
+$$;
+
+-- The time of a sno: the first µs of its 4 ms unit.
+CREATE FUNCTION @extschema@.sno_time(id @extschema@.sno) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT @extschema@._ids_from_unix_us(1262304000000000 + (@extschema@._sno_half(id, 1) >> 1) * 4000) $$;
+
+CREATE FUNCTION @extschema@.sno_tick(id @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (@extschema@._sno_half(id, 1) & 1) = 1 $$;
+
+CREATE FUNCTION @extschema@.sno_meta(id @extschema@.sno) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (@extschema@._sno_half(id, 9) >> 32)::integer $$;
+
+CREATE FUNCTION @extschema@.sno_partition(id @extschema@.sno) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT ((@extschema@._sno_half(id, 9) >> 16) & 65535)::integer $$;
+
+CREATE FUNCTION @extschema@.sno_sequence(id @extschema@.sno) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (@extschema@._sno_half(id, 9) & 65535)::integer $$;
+
+-- sno's NewWithTime with every field given. The time is checked first (22008), then meta,
+-- partition and sequence (22003), in the compiled edition's order. sno's range is 2010-01-01 to
+-- the last µs of unit 2^39-1 (3461327255551999 µs since 1970).
+CREATE FUNCTION @extschema@.sno_from_parts(ts timestamptz, meta integer, partition integer, sequence integer,
+    tick boolean DEFAULT false)
+RETURNS @extschema@.sno
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE
+    WHEN NOT (ts >= pg_catalog.timestamptz '2010-01-01 00:00:00+00' AND ts <= @extschema@._ids_from_unix_us(3461327255551999)) THEN
+        @extschema@._ids_raise('22008', pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
+            NULL, NULL::@extschema@.sno)
+    WHEN meta NOT BETWEEN 0 AND 255 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL, NULL::@extschema@.sno)
+    WHEN partition NOT BETWEEN 0 AND 65535 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL, NULL::@extschema@.sno)
+    WHEN sequence NOT BETWEEN 0 AND 65535 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL, NULL::@extschema@.sno)
+    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000) / 4000, tick, meta, partition, sequence)
+END
+$$;
+
+-- The smallest sno whose sno_time is at or after ts, for range scans:
+-- id >= sno_floor(lower) AND id < sno_floor(upper). Any time before 2010 gives the smallest sno;
+-- a time past the start of the last unit (3461327255548000 µs since 1970) has none (22008).
+CREATE FUNCTION @extschema@.sno_floor(ts timestamptz) RETURNS @extschema@.sno
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE
+    WHEN ts <= pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
+    WHEN ts > @extschema@._ids_from_unix_us(3461327255548000) THEN
+        @extschema@._ids_raise('22008', pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
+            NULL, NULL::@extschema@.sno)
+    -- Units rounded up: the first whole unit at or after ts.
+    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000 + 3999) / 4000, false, 0, 0, 0)
+END
+$$;
+
+-- Comparison and min/max of two snos, as the compiled edition's support functions (text order
+-- under collation "C" is byte order).
+CREATE FUNCTION @extschema@.sno_cmp(a @extschema@.sno, b @extschema@.sno) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END $$;
+
+CREATE FUNCTION @extschema@.sno_eq(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a = b $$;
+CREATE FUNCTION @extschema@.sno_ne(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a <> b $$;
+CREATE FUNCTION @extschema@.sno_lt(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a < b $$;
+CREATE FUNCTION @extschema@.sno_le(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a <= b $$;
+CREATE FUNCTION @extschema@.sno_gt(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a > b $$;
+CREATE FUNCTION @extschema@.sno_ge(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a >= b $$;
+CREATE FUNCTION @extschema@.sno_smaller(a @extschema@.sno, b @extschema@.sno) RETURNS @extschema@.sno
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT least(a, b) $$;
+CREATE FUNCTION @extschema@.sno_larger(a @extschema@.sno, b @extschema@.sno) RETURNS @extschema@.sno
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT greatest(a, b) $$;
+
+-- ---- muid (Gink), stored as uuid: 52 bits timestamp, 44 bits medallion, 32 bits offset ---------
+
+-- The 32 hex digits of a uuid.
+CREATE FUNCTION @extschema@._muid_hex(id uuid) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT pg_catalog.replace(id::pg_catalog.text, '-', '') $$;
+
+-- Gink's timestamp field, or NULL when all 52 bits are set (Gink's -1 sentinel).
+CREATE FUNCTION @extschema@._muid_timestamp_or_null(id uuid) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint, 4503599627370495)
+$$;
+
+-- Gink's timestamp: µs since 1970, or -1 for the sentinel.
+CREATE FUNCTION @extschema@.muid_timestamp_us(id uuid) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT coalesce(@extschema@._muid_timestamp_or_null(id), -1) $$;
+
+-- The timestamp as a timestamptz; the -1 sentinel is 'infinity'.
+CREATE FUNCTION @extschema@.muid_timestamp(id uuid) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT coalesce(@extschema@._ids_from_unix_us(@extschema@._muid_timestamp_or_null(id)), pg_catalog.timestamptz 'infinity')
+$$;
+
+-- The medallion (the node), or -1 when all 44 bits are set.
+CREATE FUNCTION @extschema@.muid_medallion(id uuid) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT coalesce(nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint, 17592186044415), -1)
+$$;
+
+-- The offset: the low 32 bits as a signed integer.
+CREATE FUNCTION @extschema@.muid_offset(id uuid) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT ('x' || pg_catalog.substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
+
+-- Canonical text: 34 characters, upper case, TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO.
+CREATE FUNCTION @extschema@.muid_text(id uuid) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT pg_catalog.upper(pg_catalog.substr(h, 1, 13) || '-' || pg_catalog.substr(h, 14, 11) || '-' || pg_catalog.substr(h, 25, 8))
+FROM (SELECT @extschema@._muid_hex(id)) AS hex(h)
+$$;
+
+-- A muid from canonical text (either case) or the spec's short forms TTTTTTTTTTTTT-MMMMMMMMMMM and
+-- TTTTTTTTTTTTT (the missing fields are 0); anything else is 22P02.
+CREATE FUNCTION @extschema@.muid_parse(text text) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE WHEN text ~ '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
+    pg_catalog.rpad(pg_catalog.replace(text, '-', ''), 32, '0')::pg_catalog.uuid
+ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for a muid: "%s"', text),
+    'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.',
+    NULL::pg_catalog.uuid)
+END
+$$;
+
+-- A muid of its three fields (Gink's Muid(timestamp, medallion, offset)); -1 is Gink's sentinel,
+-- all bits set. The timestamp is checked first, then the medallion (22003).
+CREATE FUNCTION @extschema@.muid_pack("timestamp" bigint, medallion bigint, "offset" integer DEFAULT 0) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE
+    WHEN "timestamp" NOT BETWEEN -1 AND 4503599627370495 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
+            NULL, NULL::pg_catalog.uuid)
+    WHEN medallion NOT BETWEEN -1 AND 17592186044415 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL, NULL::pg_catalog.uuid)
+    ELSE (pg_catalog.lpad(pg_catalog.to_hex("timestamp" & 4503599627370495), 13, '0')
+       || pg_catalog.lpad(pg_catalog.to_hex(medallion & 17592186044415), 11, '0')
+       || pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
+END
+$$;
+
+-- muid_pack with the time as a timestamptz, 1970-01-01 to 4503599627370494 µs after it;
+-- 'infinity' is Gink's -1 sentinel. Other times are 22008.
+CREATE FUNCTION @extschema@.muid_pack("timestamp" timestamptz, medallion bigint, "offset" integer DEFAULT 0) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE
+    WHEN "timestamp" = pg_catalog.timestamptz 'infinity' THEN @extschema@.muid_pack(-1::bigint, medallion, "offset")
+    WHEN "timestamp" >= pg_catalog.timestamptz 'epoch' AND "timestamp" <= @extschema@._ids_from_unix_us(4503599627370494) THEN
+        @extschema@.muid_pack(@extschema@._ids_unix_us("timestamp"), medallion, "offset")
+    ELSE @extschema@._ids_raise('22008', pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
+        NULL, NULL::pg_catalog.uuid)
+END
+$$;
+
+-- The three fields as one record.
+CREATE FUNCTION @extschema@.muid_unpack(id uuid, OUT "timestamp" bigint, OUT medallion bigint, OUT "offset" integer)
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), @extschema@.muid_offset(id) $$;
+
+-- ---- muid_new: a timeline per database, in a sequence --------------------------------------------
+
+-- The last timestamp muid_new issued in this database, µs since 1970 (-1: none yet). A sequence,
+-- because it is not transactional: a rollback does not take it back, and its changes are visible to
+-- every session at once. Only muid_new writes it, holding _muid_lock(), so that reading it and
+-- moving it on are one step.
+CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
+
+-- This database's medallion: the setting comb_ext.medallion (decimal, or 0x-prefixed hex, 0 to
+-- 2^44-2, as the compiled edition's), else 40 bits of a digest of the cluster's system identifier,
+-- the server's start time and the database, in the range nodes draw from (0x10000000000 to
+-- 0x1FFFFFFFFFF). The start time sets apart copies of a data directory once started (as the
+-- compiled edition's draw at each start does); the database, whose timeline is its own.
+CREATE FUNCTION @extschema@._muid_medallion() RETURNS bigint
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+DECLARE
+    setting text := pg_catalog.btrim(pg_catalog.current_setting('comb_ext.medallion', true));
+    digits text;
+    value numeric;
+    identity text;
+BEGIN
+    IF setting IS NOT NULL AND setting <> '' THEN
+        IF setting ~ '^0[xX][0-9A-Fa-f]+$' THEN
+            -- Leading zeros dropped, 11 hex digits at most fit (bit(64) takes 16).
+            digits := pg_catalog.ltrim(pg_catalog.substr(setting, 3), '0');
+            IF pg_catalog.length(digits) <= 11 THEN
+                value := ('x' || pg_catalog.lpad(digits, 16, '0'))::pg_catalog.bit(64)::bigint;
+            END IF;
+        ELSIF setting ~ '^[0-9]+$' THEN
+            value := setting::numeric;
+        END IF;
+        IF value IS NULL OR value >= 17592186044415 THEN
+            RAISE EXCEPTION USING ERRCODE = '22023',
+                MESSAGE = pg_catalog.format('muid_new: comb_ext.medallion "%s" is not a medallion', setting),
+                DETAIL = 'A medallion is an integer from 0 to 17592186044414 (0xFFFFFFFFFFE), in decimal or 0x-prefixed hex; nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF.';
+        END IF;
+        RETURN value;
+    END IF;
+    BEGIN
+        identity := (SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() AS c);
+    EXCEPTION WHEN insufficient_privilege THEN
+        -- A service that hides pg_control_system(): the start time and database still set servers apart.
+        identity := 'no system identifier';
+    END;
+    identity := identity || '/' || pg_catalog.pg_postmaster_start_time()::pg_catalog.text
+             || '/' || (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database())::pg_catalog.text;
+    RETURN 1099511627776 | ('x' || pg_catalog.substr(pg_catalog.md5(identity), 1, 10))::pg_catalog.bit(40)::bigint;
+END
+$$;
+
+-- The two keys of the session advisory lock around the timeline: 'comb' and the sequence's OID.
+CREATE FUNCTION @extschema@._muid_lock(OUT key1 integer, OUT key2 integer)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT 1668246882, ('@extschema@._muid_timeline'::pg_catalog.regclass::pg_catalog.oid::bigint % 2147483647)::integer $$;
+
+-- A new muid of this database's medallion. Its timestamp is the wall clock in µs, or one past the
+-- last one issued in this database if the clock has not moved past it (a burst, a clock set back,
+-- a restart after one), so no two calls in the database share one: each reads and moves the
+-- timeline under a session advisory lock, released on every way out (errors and cancels included).
+-- Bursts run at most 2 s ahead of the clock; past that a call waits for it (outside the lock).
+-- SECURITY DEFINER: callers need no privilege on the timeline, so none of them can move it back
+-- with setval; its search_path is fixed for the same reason.
+CREATE FUNCTION @extschema@.muid_new("offset" integer DEFAULT 0) RETURNS uuid
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    medallion bigint := @extschema@._muid_medallion();
+    key1 integer;
+    key2 integer;
+    locked boolean := false;
+    now_us bigint;
+    next bigint;
+BEGIN
+    SELECT k.key1, k.key2 INTO key1, key2 FROM @extschema@._muid_lock() AS k;
+    LOOP
+        BEGIN
+            PERFORM pg_catalog.pg_advisory_lock(key1, key2);
+            locked := true;
+            now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
+            next := (SELECT greatest(now_us, t.last_value + 1) FROM @extschema@._muid_timeline AS t);
+            IF next >= 4503599627370495 THEN
+                RAISE EXCEPTION USING ERRCODE = '22008',
+                    MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';
+            END IF;
+            IF next <= now_us + 2000000 THEN
+                PERFORM pg_catalog.setval('@extschema@._muid_timeline'::pg_catalog.regclass, next);
+            ELSE
+                next := NULL;
+            END IF;
+            PERFORM pg_catalog.pg_advisory_unlock(key1, key2);
+            locked := false;
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            -- A session lock outlives the error: let go of it, or every other session would wait.
+            IF locked THEN
+                PERFORM pg_catalog.pg_advisory_unlock(key1, key2);
+            END IF;
+            RAISE;
+        END;
+        IF next IS NOT NULL THEN
+            RETURN @extschema@.muid_pack(next, medallion, "offset");
+        END IF;
+        PERFORM pg_catalog.pg_sleep(0.01);
+    END LOOP;
+END
+$$;
+
+-- ---- uid8 (LableOrg/java-uniqueid), stored as bigint -------------------------------------------
+
+CREATE TYPE @extschema@.uid8_mode AS ENUM ('spread', 'time_sequential');
+
+-- The 64 bits of a bigint in reverse order (spread mode stores the timestamp's bits reversed in
+-- the top 42).
+CREATE FUNCTION @extschema@._uid8_reverse(v bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT pg_catalog.reverse(v::bit(64)::pg_catalog.text)::bit(64)::bigint $$;
+
+CREATE FUNCTION @extschema@.uid8_mode(id bigint) RETURNS @extschema@.uid8_mode
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT (CASE WHEN (id >> 12) & 1 = 1 THEN 'time_sequential' ELSE 'spread' END)::@extschema@.uid8_mode
+$$;
+
+-- The timestamp in ms since 1970: the top 42 bits, reversed in spread mode.
+CREATE FUNCTION @extschema@._uid8_timestamp_ms(id bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE WHEN (id >> 12) & 1 = 1 THEN (id >> 22) & 4398046511103
+       ELSE @extschema@._uid8_reverse(id) & 4398046511103 END
+$$;
+
+CREATE FUNCTION @extschema@.uid8_timestamp(id bigint) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT @extschema@._ids_from_unix_us(@extschema@._uid8_timestamp_ms(id) * 1000) $$;
+
+CREATE FUNCTION @extschema@.uid8_sequence(id bigint) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT ((id >> 16) & 63)::integer $$;
+
+-- The generator id's 11 bits sit in three places: 3 high bits at 13-15 (above the mode bit at 12),
+-- then 4 at 8-11 and 4 at 4-7.
+CREATE FUNCTION @extschema@.uid8_generator(id bigint) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT ((((id >> 13) & 7) << 8) | (((id >> 8) & 15) << 4) | ((id >> 4) & 15))::integer $$;
+
+CREATE FUNCTION @extschema@.uid8_cluster(id bigint) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (id & 15)::integer $$;
+
+-- The library's Blueprint with every field given. Fields are checked in the compiled edition's
+-- order: timestamp_ms, sequence, generator, cluster (22003).
+CREATE FUNCTION @extschema@.uid8_from_parts(timestamp_ms bigint, sequence integer, generator integer, cluster integer,
+    mode @extschema@.uid8_mode DEFAULT 'spread')
+RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE
+    WHEN timestamp_ms NOT BETWEEN 0 AND 4398046511103 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL, NULL::bigint)
+    WHEN sequence NOT BETWEEN 0 AND 63 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL, NULL::bigint)
+    WHEN generator NOT BETWEEN 0 AND 2047 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL, NULL::bigint)
+    WHEN cluster NOT BETWEEN 0 AND 15 THEN
+        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL, NULL::bigint)
+    ELSE
+        -- (<< and | share one precedence, left to right: every shift is bracketed.)
+        CASE WHEN mode = 'time_sequential' THEN timestamp_ms << 22 ELSE @extschema@._uid8_reverse(timestamp_ms) END
+        | (sequence::bigint << 16)
+        | ((generator >> 8)::bigint << 13)
+        | ((mode = 'time_sequential')::integer::bigint << 12)
+        | (((generator >> 4) & 15)::bigint << 8)
+        | ((generator & 15)::bigint << 4)
+        | cluster
+END
+$$;
+
+-- The 8 bytes of an ID, big-endian (the library's byte form).
+CREATE FUNCTION @extschema@.uid8_to_bytea(id bigint) RETURNS bytea
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT pg_catalog.int8send(id) $$;
+
+CREATE FUNCTION @extschema@.uid8_from_bytea(bytes bytea) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT CASE WHEN pg_catalog.length(bytes) = 8 THEN ('x' || pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
+ELSE @extschema@._ids_raise('22P03', pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL, NULL::bigint)
+END
+$$;

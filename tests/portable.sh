@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# comb_ext's SQL edition (portable/, docs/portable.md) on a throwaway cluster of this major:
+#  1. portable/dist/ is what portable/build.py makes of portable/*.sql;
+#  2. psql -f install as a role with only CREATE on one schema (no superuser, no CREATE on the
+#     database), in a database where no comb_ext library is loaded or declared; every entry of
+#     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and, when present, for the
+#     COMB family (tests/portable_comb_vectors.*); a second install into the same schema and an
+#     install into a schema without CREATE are refused; the uninstall stops while a table uses sno and
+#     then removes every object;
+#     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
+#     twice; a cancel behind the timeline's lock leaves none; after a crash restart it goes on past
+#     every value issued;
+#  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension by a pgtle_admin member
+#     that is no superuser, CREATE EXTENSION by a role with only CREATE on one schema, the same
+#     vectors, DROP EXTENSION; the name comb_ext
+#     itself is refused here (55000), as this server has the compiled edition's control file;
+#  4. the differential test against the compiled edition (installed by scripts/test.sh before this
+#     runs): random inputs through both, every result and SQLSTATE equal; 100,000 cases per function
+#     on 18, 20,000 on the other majors; and the COMB family's (tests/portable_diff.py) when present.
+#   bash tests/portable.sh WORKDIR MAJOR      (PGBIN: the major's binaries; port COMB_EXT_TEST_PORT+40)
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib/common.sh"
+
+WORK=${1:?workdir}
+MAJOR=${2:?major}
+PORT=$((${COMB_EXT_TEST_PORT:-54330} + 40))
+PYTHON=${COMB_EXT_PYTHON:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv/bin/python}
+CASES=20000 SESSIONS=8 CALLS=2000
+[ "$MAJOR" = 18 ] && CASES=100000 CALLS=5000
+CLUSTER="$WORK/cluster"
+started=$(date +%s)
+lap() { echo "  ($(($(date +%s) - started)) s so far)"; }
+
+python3 "$REPO/portable/build.py" --check
+
+pgtle=no
+if bash "$REPO/scripts/pgtle.sh" available "$MAJOR"; then
+    bash "$REPO/scripts/pgtle.sh" build "$MAJOR"
+    pgtle=yes
+fi
+
+cluster_stop "$CLUSTER"
+rm -rf "$CLUSTER"
+mkdir -p "$WORK"
+chown postgres:postgres "$WORK"
+if [ $pgtle = yes ]; then
+    cluster_start "$CLUSTER" "$PORT" "shared_preload_libraries = 'pg_tle'"
+else
+    cluster_start "$CLUSTER" "$PORT"
+fi
+trap 'cluster_stop "$CLUSTER"' EXIT
+
+admin() { cluster_psql "$CLUSTER" "$PORT" -qAt "$@"; }
+# psql as ROLE, no superuser.
+as_role() {
+    local role=$1
+    shift
+    "$PGBIN/psql" -X -v ON_ERROR_STOP=1 -h "$CLUSTER" -p "$PORT" -U "$role" -qAt "$@"
+}
+conninfo() { echo "host=$CLUSTER port=$PORT user=$1 dbname=$2"; }
+# expect_error SQLSTATE ROLE DB psql-args...: the command must fail with that SQLSTATE.
+expect_error() {
+    local code=$1 role=$2 db=$3 out
+    shift 3
+    if out=$(as_role "$role" -d "$db" -v VERBOSITY=verbose "$@" 2>&1); then
+        echo "expected $code, but it succeeded: $*" >&2
+        return 1
+    fi
+    grep -q "ERROR:  $code:" <<<"$out" || { echo "expected $code, got: $out" >&2; return 1; }
+    echo "  refused as expected ($code): $(grep -m1 'ERROR:' <<<"$out" | cut -c1-150)"
+}
+
+# A database and schema where a role can do nothing but CREATE in one schema.
+limited_database() {
+    local db=$1 role=$2
+    admin -d postgres -c "CREATE DATABASE $db"
+    admin -d "$db" -c "REVOKE ALL ON DATABASE $db FROM PUBLIC" -c "GRANT CONNECT ON DATABASE $db TO $role" \
+        -c "REVOKE CREATE ON SCHEMA public FROM PUBLIC" \
+        -c "CREATE SCHEMA ids" -c "GRANT USAGE, CREATE ON SCHEMA ids TO $role" -c "CREATE SCHEMA other" -c "GRANT USAGE ON SCHEMA other TO $role"
+}
+
+# No comb_ext library in the database: no extension, no function from a library named comb_ext.
+no_library() {
+    local db=$1
+    [ "$(admin -d "$db" -c "SELECT (SELECT count(*) FROM pg_catalog.pg_extension WHERE extname = 'comb_ext')
+        + (SELECT count(*) FROM pg_catalog.pg_proc WHERE probin LIKE '%comb_ext%')")" = 0 ] ||
+        { echo "database $db has comb_ext's library" >&2; return 1; }
+    echo "  database $db: no comb_ext extension, no function of a comb_ext library"
+}
+
+comb_vectors() {
+    local conn=$1 schema=$2
+    if [ -f "$REPO/tests/portable_comb_vectors.py" ]; then
+        "$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$conn" "$schema"
+    elif [ -f "$REPO/tests/portable_comb_vectors.sh" ]; then
+        bash "$REPO/tests/portable_comb_vectors.sh" "$conn" "$schema"
+    else
+        echo "  COMB vectors: not run (no tests/portable_comb_vectors.* in this tree)"
+    fi
+}
+
+say "[pg$MAJOR portable] psql -f install as a role with only CREATE on schema ids, in a database without comb_ext's library"
+admin -d postgres -c "CREATE ROLE portable_user LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
+limited_database portable portable_user
+no_library portable
+as_role portable_user -d portable -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_install.sql"
+[ "$(admin -d portable -c "SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = 'portable_user'")" = f ]
+expect_error 42710 portable_user portable -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_install.sql"
+expect_error 42501 portable_user portable -c 'SET search_path = other' -f "$REPO/portable/dist/comb_ext_install.sql"
+lap
+
+say "[pg$MAJOR portable] tests/vectors (sno, muid, uid8) against the SQL edition"
+"$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" ids
+comb_vectors "$(conninfo portable_user portable)" ids
+# The bodies name built-in functions pg_catalog.name: a schema that shadows them, ahead of pg_catalog
+# in the caller's search_path, changes nothing.
+admin -d portable -c "CREATE SCHEMA shadow" -c "GRANT USAGE ON SCHEMA shadow TO portable_user" -f - <<'SQL'
+CREATE FUNCTION shadow.substr(text, integer, integer) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.substr(bytea, integer) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.ascii(text) RETURNS integer LANGUAGE sql AS $$ SELECT 0 $$;
+CREATE FUNCTION shadow.replace(text, text, text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.encode(bytea, text) RETURNS text LANGUAGE sql AS $$ SELECT text '00' $$;
+CREATE FUNCTION shadow.int8send(bigint) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.lpad(text, integer, text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.to_hex(bigint) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.upper(text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
+CREATE FUNCTION shadow.length(bytea) RETURNS integer LANGUAGE sql AS $$ SELECT 0 $$;
+SQL
+echo "  again with search_path = shadow, pg_catalog, ids (shadow has its own substr, ascii, replace, encode, int8send, lpad, to_hex, upper, length)"
+"$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" "shadow, pg_catalog, ids"
+admin -d portable -c "DROP SCHEMA shadow CASCADE" 2>/dev/null
+lap
+
+say "[pg$MAJOR portable] muid_new: $SESSIONS sessions at once, a cancel behind the timeline's lock, a timeline ahead of the clock, a crash restart"
+admin -d postgres -c "CREATE ROLE portable_app LOGIN NOSUPERUSER"
+admin -d portable -c "GRANT CONNECT ON DATABASE portable TO portable_app" -c "GRANT USAGE ON SCHEMA ids TO portable_app"
+# Another role calls it with no privilege on the timeline (muid_new is SECURITY DEFINER) and cannot move it.
+expect_error 42501 portable_app portable -c "SELECT pg_catalog.setval('ids._muid_timeline', 1)"
+out=$("$PYTHON" "$REPO/tests/portable_ids.py" generator "$(conninfo portable_app portable)" "$(conninfo portable_user portable)" ids "$SESSIONS" "$CALLS") ||
+    { echo "$out"; exit 1; }
+echo "$out"
+highest=$(sed -n 's/^  highest timestamp issued: //p' <<<"$out")
+as_postgres "$PGBIN/pg_ctl" -D "$CLUSTER" -m immediate -w stop >/dev/null
+cluster_start "$CLUSTER" "$PORT"
+"$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_user portable)" ids "$highest"
+lap
+
+say "[pg$MAJOR portable] uninstall: refused while a table uses sno, then every object gone"
+as_role portable_user -d portable -c "CREATE TABLE ids.keep (id ids.sno, mode ids.uid8_mode)"
+expect_error 2BP01 portable_user portable -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_uninstall.sql"
+as_role portable_user -d portable -c "DROP TABLE ids.keep"
+as_role portable_user -d portable -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_uninstall.sql"
+left=$(admin -d portable -c "SELECT (SELECT count(*) FROM pg_catalog.pg_proc WHERE pronamespace = 'ids'::regnamespace)
+    + (SELECT count(*) FROM pg_catalog.pg_type WHERE typnamespace = 'ids'::regnamespace)
+    + (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace = 'ids'::regnamespace)")
+[ "$left" = 0 ] || { echo "uninstall left $left objects in schema ids" >&2; exit 1; }
+echo "  schema ids is empty again"
+lap
+
+if [ $pgtle = yes ]; then
+    say "[pg$MAJOR portable] pg_tle: install_extension by a pgtle_admin member (no superuser), CREATE EXTENSION by a role with only CREATE on schema ids"
+    admin -d postgres -c "CREATE ROLE portable_tle LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
+        -c "CREATE ROLE portable_tle_admin LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
+    limited_database tle portable_tle
+    admin -d tle -c "CREATE EXTENSION pg_tle" -c "GRANT pgtle_admin TO portable_tle_admin" -c "GRANT CONNECT ON DATABASE tle TO portable_tle_admin"
+    no_library tle
+    if [ -f "$("$PGBIN/pg_config" --sharedir)/extension/comb_ext.control" ]; then
+        expect_error 55000 portable_tle_admin tle -f "$REPO/portable/dist/comb_ext_pgtle.sql"
+    fi
+    as_role portable_tle_admin -d tle -c "SET comb_ext_install.extension_name = 'comb_ext_portable'" -f "$REPO/portable/dist/comb_ext_pgtle.sql"
+    as_role portable_tle -d tle -c "CREATE EXTENSION comb_ext_portable SCHEMA ids"
+    "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_tle tle)" ids
+    comb_vectors "$(conninfo portable_tle tle)" ids
+    as_role portable_tle -d tle -c "DROP EXTENSION comb_ext_portable"
+    as_role portable_tle_admin -d tle -c "SELECT pgtle.uninstall_extension('comb_ext_portable')" >/dev/null
+    lap
+else
+    say "[pg$MAJOR portable] pg_tle: not run (no ../shared/third_party/pg_tle-*.tar.gz, or no PostgreSQL $MAJOR build)"
+fi
+
+say "[pg$MAJOR portable] differential: $CASES random inputs per function through the compiled and the SQL edition, results and SQLSTATEs"
+admin -d postgres -c "CREATE DATABASE diff"
+admin -d diff -c "CREATE SCHEMA compiled" -c "CREATE EXTENSION comb_ext SCHEMA compiled" -c "CREATE SCHEMA ids"
+cluster_psql "$CLUSTER" "$PORT" -qAt -d diff -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_install.sql"
+"$PYTHON" "$REPO/tests/portable_ids.py" diff "$(conninfo postgres diff)" compiled ids "$CASES"
+if [ -f "$REPO/tests/portable_diff.py" ]; then
+    "$PYTHON" "$REPO/tests/portable_diff.py" "$(conninfo postgres diff)" compiled ids "$CASES"
+else
+    echo "  COMB differential: not run (no tests/portable_diff.py in this tree)"
+fi
+lap
+
+cluster_stop "$CLUSTER"
+echo "portable: passed in $(($(date +%s) - started)) s"
