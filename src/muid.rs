@@ -80,14 +80,16 @@ pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size() + PACE.size();
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
     shared::refuse_in_recovery("muid_new", "medallion");
     let medallion = medallion();
-    PACE.attach_now();
-    let mut wait = shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US);
+    // Attached before the timeline's lock is taken, so that no error is raised with it held.
+    let pace = PACE.as_ptr();
+    let mut wait = None;
     loop {
         let clock = watermark::clock();
         let (next, now) = high_water::update(&TIMELINE, "muid_new", |timeline| {
             let now = clock.now_us();
-            // SAFETY: the pace is used nowhere else, and only here, under the timeline's lock.
-            let next = unsafe { PACE.with_guarded_by_other_lock(|pace| pace.next(timeline, now, time::monotonic_us)) };
+            // SAFETY: the pace lives in shared memory for the server's life, and every library
+            // version uses it only here, under the timeline's lock.
+            let next = unsafe { (*pace).next(timeline, now, time::monotonic_us) };
             (next, now)
         });
         match next {
@@ -96,7 +98,9 @@ fn muid_new(offset: default!(i32, 0)) -> Uuid {
                 return pack("muid_new", timestamp, medallion, offset)
             }
             Next::Issue(_) => {}
-            Next::Wait { us } => wait.sleep_until(now + us, now),
+            Next::Wait { us } => wait
+                .get_or_insert_with(|| shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US))
+                .sleep_until(now + us, now),
             Next::Exhausted => errors::datetime_out_of_range(format!(
                 "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",
                 layout::TIMESTAMP_MAX - 1

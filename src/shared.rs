@@ -72,25 +72,6 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
         unsafe { std::ptr::addr_of_mut!((*slot).value) }
     }
 
-    /// Runs `f` on the value without taking its lock, for a struct used only under another
-    /// struct's lock (one LWLock a call less on a generator's hot path). `f` as for `with_locked`.
-    ///
-    /// # Safety
-    /// The caller holds the other struct's lock, and every use of this struct, in every library
-    /// version, is made under that same lock. Call `attach_now` before taking it.
-    #[inline]
-    pub unsafe fn with_guarded_by_other_lock<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        let slot = self.attach();
-        // SAFETY: `slot` is valid for the life of the server; the caller's lock serialises access.
-        unsafe { f(&mut *std::ptr::addr_of_mut!((*slot).value)) }
-    }
-
-    /// Finds or creates the struct now rather than at its first use. A struct used under another's
-    /// lock is attached before that lock is taken, so that no error is raised with it held.
-    pub fn attach_now(&self) {
-        self.attach();
-    }
-
     // Inlined: every generator call attaches several structs, and after the first call each is
     // one load; the rest is out of line.
     #[inline]

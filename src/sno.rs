@@ -133,7 +133,7 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();
-    let mut wait = shared::ClockWait::new("sno_new");
+    let mut wait = None;
     loop {
         let clock = watermark::clock();
         let step = high_water::update(&GENERATOR, "sno_new", |generator| {
@@ -147,7 +147,9 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
                     return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
                 }
             }
-            Ok((Next::WaitUntil { units }, now)) => wait.sleep_until(layout::unix_us(units), now),
+            Ok((Next::WaitUntil { units }, now)) => {
+                wait.get_or_insert_with(|| shared::ClockWait::new("sno_new")).sleep_until(layout::unix_us(units), now)
+            }
             Err(now) => errors::datetime_out_of_range(format!(
                 "sno_new: the system clock reads {}, outside sno's range: valid range is {}",
                 shown(now),
