@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Command two: every test, on each PostgreSQL major given (default: 15, the system server, and 18,
 # built once from Debian's source package by scripts/pg.sh). For each major: the Rust unit and
-# property tests of src/core, the conformance tests on tests/vectors (core-level and in-server), the
+# property tests of src/rules, the conformance tests on tests/vectors (rules-level and in-server), the
 # #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
 # extension exactly as users install it, pg_dump/pg_restore, sqlsmith's random queries, uniqueness and memory under load, uid8
 # generator ids claimed at bulk speed, the misspelt-setting warning, standbys, clock steps, restarts,
@@ -50,7 +50,7 @@ run_major() {
     rm -rf "$cluster"
     trap 'cluster_stop "'"$cluster"'"' EXIT
 
-    say "[pg$major] cargo pgrx test: core unit/property tests, conformance, #[pg_test]s"
+    say "[pg$major] cargo pgrx test: rules unit/property tests, conformance, #[pg_test]s"
     cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
 
     say "[pg$major] installing the extension as users get it (no test schema)"
@@ -183,7 +183,7 @@ for major in "${MAJORS[@]}"; do
     summary+=("$(printf '| %s | %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" "${citus:-FAILED}" $((seconds / 60)) $((seconds % 60)))")
 done
 
-say "fuzzing every parser and decoder of src/core, $FUZZ_SECONDS s each"
+say "fuzzing every parser and decoder of src/rules, $FUZZ_SECONDS s each"
 fuzz_status=0
 CARGO_TARGET_DIR="$REPO/fuzz/target" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS" || fuzz_status=$?
 

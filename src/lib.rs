@@ -1,9 +1,10 @@
 //! comb_ext: time-ordered identifiers generated and decoded inside PostgreSQL.
-//! Layouts live in `core` (pure Rust); each family has one thin SQL-facing module.
+//! The byte layouts and generation rules, free of PostgreSQL, live in `rules`; each family has one
+//! thin SQL-facing module.
 
 pgrx::pg_module_magic!(name, version);
 
-pub mod core;
+pub mod rules;
 
 mod comb;
 mod compat;

@@ -1,11 +1,11 @@
 //! SQL surface of Gink muids, stored as `uuid`: pack, unpack (sql/muid.sql), accessors, text, and
 //! `muid_new` with the server's medallion and a server-wide strictly increasing timeline.
 
-use crate::core::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
-use crate::core::time;
-use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
+use crate::rules::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
+use crate::rules::time;
+use crate::rules::watermark::Family;
 use crate::shared::{self, Shared};
 use crate::timestamptz;
 use crate::watermark;

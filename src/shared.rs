@@ -369,7 +369,7 @@ pub const SHARED_MEMORY_BYTES: usize = START_NONCE.size();
 
 /// What this server's derived defaults (sno partition, muid medallion) are folded from: the system
 /// identifier with the WAL timeline mixed in, and a random number drawn at every server start
-/// (`core::identity`). Copies of a data directory (`cp -a`, a disk snapshot, `pg_basebackup`
+/// (`rules::identity`). Copies of a data directory (`cp -a`, a disk snapshot, `pg_basebackup`
 /// without -R, clones promoted to the same timeline) share the first two, so only the draw sets
 /// them apart, as soon as each has started. Values never repeat across one server's restarts
 /// whatever the defaults: the marks on disk carry on past every value issued before.
@@ -391,7 +391,7 @@ pub fn server_identity() -> u64 {
     // SAFETY: the system identifier is the control-file copy in shared memory; the timeline is
     // read once recovery has ended, which the caller has checked.
     let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
-    let identity = crate::core::identity::server_identity(system_identifier, timeline, nonce);
+    let identity = crate::rules::identity::server_identity(system_identifier, timeline, nonce);
     IDENTITY.store(identity, Ordering::Relaxed);
     identity
 }
@@ -474,7 +474,7 @@ pub fn refuse_if_settings_predate_copy(function: &str, settings: &str) {
                 Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (README: \"Copies of a data directory\"). If the data directory was moved, not copied, setting the same value again is enough.")),
             );
         }
-        crate::high_water::write_origin(function, &crate::core::identity::OriginRecord { copied_at: None, ..origin });
+        crate::high_water::write_origin(function, &crate::rules::identity::OriginRecord { copied_at: None, ..origin });
     }
     SETTINGS_SINCE_COPY.set(true);
 }

@@ -2,11 +2,11 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
-use crate::core::range;
-use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
-use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
+use crate::rules::range;
+use crate::rules::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
+use crate::rules::watermark::Family;
 use crate::shared;
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};

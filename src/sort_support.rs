@@ -1,6 +1,6 @@
 //! Sort support shared by the btree operator classes: a full comparator, and abbreviated keys
 //! compared as unsigned integers. A key may depend on a per-sort reference taken from the first
-//! value the sort converts (sno keys do: `core::sno::abbreviated`), so that the values a sort
+//! value the sort converts (sno keys do: `rules::sno::abbreviated`), so that the values a sort
 //! usually holds, one server's, still get keys that differ.
 
 use pgrx::{pg_sys, Internal, PgMemoryContexts};

@@ -1,11 +1,11 @@
 //! SQL surface of 8-byte unique IDs (as `bigint`): `uid8_new`, decoders, the builder, bytea
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
-use crate::core::time;
-use crate::core::uid8::{self, Generators, Mode, Next, Parts, Reservation};
-use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
+use crate::rules::time;
+use crate::rules::uid8::{self, Generators, Mode, Next, Parts, Reservation};
+use crate::rules::watermark::Family;
 use crate::shared::{self, Shared};
 use crate::timestamptz;
 use crate::watermark;
@@ -314,7 +314,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(
                             "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",
-                            crate::core::uid8::TIMESTAMP_LIMIT - 1
+                            crate::rules::uid8::TIMESTAMP_LIMIT - 1
                         ))
                     });
                 }
@@ -425,7 +425,7 @@ unsafe impl SqlTranslatable for ModeResult {
 /// after this call is below it. (`spread` IDs are not in time order: no bound orders them.)
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_watermark() -> i64 {
-    let at = watermark::watermark_us("uid8_watermark", crate::core::watermark::Family::Uid8);
+    let at = watermark::watermark_us("uid8_watermark", crate::rules::watermark::Family::Uid8);
     let parts = Parts {
         timestamp_ms: at.div_euclid(time::US_PER_MS),
         sequence: 0,

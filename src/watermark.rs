@@ -1,13 +1,13 @@
-//! Watermarks for readers that follow ids in order (`core::watermark` says why they hold): the
+//! Watermarks for readers that follow ids in order (`rules::watermark` says why they hold): the
 //! floor every generator reads the clock through, the holdings each transaction publishes before
 //! its first id of a family, the transaction callbacks that clear them (and hand a prepared
 //! transaction's over to it, on disk too), and `comb_watermark_holders()`. The families' own
 //! `*_watermark()` functions turn the time this module gives into their smallest id.
 
-use crate::core::time;
-use crate::core::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
 use crate::errors;
 use crate::high_water::{self, Marked};
+use crate::rules::time;
+use crate::rules::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
 use crate::shared::{self, PerProc, Shared};
 use pgrx::prelude::*;
 use pgrx::{pg_sys, PgSqlErrorCode};
@@ -106,7 +106,7 @@ fn load_floor() -> i64 {
 }
 
 /// The clock the generators read (µs): the wall clock, never below a watermark already taken
-/// (`core::watermark::GeneratorClock`).
+/// (`rules::watermark::GeneratorClock`).
 #[inline]
 pub fn clock_us() -> i64 {
     clock().now_us()
@@ -162,7 +162,7 @@ static HELD: BackendOnly = BackendOnly(Cell::new(Held::new()));
 /// Before an id of `family` made with the clock at `at` (from `clock_us`) is returned: publishes
 /// the transaction's holding if it is the first of the family or earlier than the one published.
 /// False if a watermark raised the floor past `at` meanwhile: the id must not be returned, and
-/// the caller makes another with the clock read again (`core::watermark`, "An order").
+/// the caller makes another with the clock read again (`rules::watermark`, "An order").
 #[inline]
 pub fn hold(family: Family, at: i64) -> bool {
     // SAFETY: the backend's thread only; `Held` is plain data, read without copying it whole.

@@ -1,4 +1,4 @@
-//! Shared by the core conformance tests (`tests/*.rs`) and the in-server ones (`tests/pg/`): where
+//! Shared by the rules conformance tests (`tests/*.rs`) and the in-server ones (`tests/pg/`): where
 //! the vectors are and how their names map to ours.
 
 use serde_json::Value;
