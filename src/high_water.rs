@@ -17,7 +17,7 @@
 use crate::errors;
 use crate::rules::high_water::{self as rule, Persisted, RECORD_MAX};
 use crate::rules::identity::{self, Origin, OriginRecord};
-use crate::shared::Shared;
+use crate::shmem::Shared;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::ffi::{c_long, CStr};
 use std::fs::{self, File};
@@ -411,7 +411,7 @@ where
 {
     let writer = marked.writer.as_ptr();
     loop {
-        crate::shared::nap(POLL_MS);
+        crate::clock_wait::nap(POLL_MS);
         let outcome = marked.generator.with_locked(|durable| {
             // SAFETY: as in `update`.
             let plan = unsafe { &mut (*writer).plan };

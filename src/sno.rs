@@ -7,10 +7,10 @@ use crate::high_water::{self, Marked};
 use crate::rules::range;
 use crate::rules::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::rules::watermark::Family;
-use crate::shared;
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};
 use crate::watermark;
+use crate::{clock_wait, identity, promotion, standby};
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
 use pgrx::pgrx_sql_entity_graph::metadata::{
@@ -83,13 +83,13 @@ pub static SEQUENCE_MIN: GucSetting<i32> = GucSetting::<i32>::new(0);
 pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i32);
 
 /// The partition this server writes: the setting, or 16 bits folded from the system identifier,
-/// the timeline and a number drawn at every server start (`shared::server_identity`), so that
+/// the timeline and a number drawn at every server start (`identity::server_identity`), so that
 /// servers left unconfigured, and copies of them, still differ with high odds.
 fn partition() -> u16 {
     match PARTITION.get() {
-        -1 => layout::partition_from_system_identifier(shared::server_identity()),
+        -1 => layout::partition_from_system_identifier(identity::server_identity()),
         partition => {
-            shared::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
+            promotion::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
             // The setting's range is -1..65535.
             partition as u16
         }
@@ -129,11 +129,11 @@ fn range_text() -> String {
 /// with the clock read inside it, so lock order is time order. Waits outside the lock.
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_new(meta: default!(i32, 0)) -> Sno {
-    shared::refuse_in_recovery("sno_new", "sno partition");
+    standby::refuse_in_recovery("sno_new", "sno partition");
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();
-    let mut wait = shared::ClockWait::new("sno_new");
+    let mut wait = clock_wait::ClockWait::new("sno_new");
     loop {
         let clock = watermark::clock();
         let step = high_water::update(&GENERATOR, "sno_new", |generator| {

@@ -6,9 +6,10 @@ use crate::high_water::{self, Marked};
 use crate::rules::time;
 use crate::rules::uid8::{self, Generators, Mode, Next, Parts, Reservation};
 use crate::rules::watermark::Family;
-use crate::shared::{self, Shared};
+use crate::shmem::Shared;
 use crate::timestamptz;
 use crate::watermark;
+use crate::{clock_wait, promotion, standby};
 use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -285,15 +286,15 @@ fn now_ms() -> i64 {
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
-    shared::refuse_in_recovery("uid8_new", "cluster id");
-    shared::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
+    standby::refuse_in_recovery("uid8_new", "cluster id");
+    promotion::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
     let cluster = cluster_id();
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
     SESSION.with_borrow_mut(|session| {
         session.follow_settings(cluster, pinned, limit);
-        let mut wait = shared::ClockWait::new("uid8_new");
+        let mut wait = clock_wait::ClockWait::new("uid8_new");
         loop {
             // The generators' clock (src/watermark.rs), in µs for the watermark and in ms.
             let now_us = watermark::clock_us();

@@ -8,7 +8,8 @@ use crate::errors;
 use crate::high_water::{self, Marked};
 use crate::rules::time;
 use crate::rules::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
-use crate::shared::{self, PerProc, Shared};
+use crate::shmem::{self, PerProc, Shared};
+use crate::standby;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::cell::Cell;
@@ -58,7 +59,7 @@ static HOLDINGS: PerProc<Holding> = PerProc::new(c"comb_ext watermark holdings v
 /// Bytes to reserve at server start: the floor, and a holding per process (counted from the
 /// settings that size ProcGlobal, and generously for the auxiliary processes).
 pub fn shared_memory_bytes() -> usize {
-    let setting = shared::int_setting;
+    let setting = shmem::int_setting;
     let processes = setting(c"max_connections")
         + setting(c"autovacuum_max_workers")
         + setting(c"max_worker_processes")
@@ -189,7 +190,7 @@ fn publish(family: Family, at: i64) -> bool {
 /// transaction that has ended. Refused on a server in recovery: its primary's transactions are
 /// not its own to see.
 pub fn watermark_us(function: &str, family: Family) -> i64 {
-    shared::refuse_in_recovery(function, "watermark");
+    standby::refuse_in_recovery(function, "watermark");
     load_prepared_holdings(function);
     let now = clock_us();
     let floor = high_water::update(&FLOOR, function, |floor| floor.raise(now));
