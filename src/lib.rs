@@ -181,12 +181,10 @@ fn register_settings() {
     }
 }
 
-/// In-server tests live beside the other tests, in tests/pg/.
+/// In-server tests live beside the other tests, in tests/pg/ (schema `tests`, as pgrx expects).
 #[cfg(any(test, feature = "pg_test"))]
-#[pgrx::pg_schema]
-mod tests {
-    include!("../tests/pg/mod.rs");
-}
+#[path = "../tests/pg/mod.rs"]
+mod tests;
 
 /// Required by `cargo pgrx test`.
 #[cfg(test)]
