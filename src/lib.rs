@@ -181,10 +181,17 @@ fn register_settings() {
     }
 }
 
-/// In-server tests live beside the other tests, in tests/pg/ (schema `tests`, as pgrx expects).
+/// Schema `tests`, where pgrx runs the in-server tests (`SELECT "tests"."<name>"()`). Empty: the
+/// tests are in `pg_tests` and name the schema themselves, since `#[pg_schema]` cannot wrap a file
+/// module.
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {}
+
+/// In-server tests live beside the other tests, in tests/pg/.
 #[cfg(any(test, feature = "pg_test"))]
 #[path = "../tests/pg/mod.rs"]
-mod tests;
+mod pg_tests;
 
 /// Required by `cargo pgrx test`.
 #[cfg(test)]

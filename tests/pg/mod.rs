@@ -1,11 +1,11 @@
 //! The in-server tests (`#[pg_test]`), built into the extension with the `pg_test` feature, one
 //! module per family, with the SQL helpers they share.
 //!
-//! pgrx runs each test as `SELECT "tests"."<name>"()`. `#[pg_schema]` would put functions in
-//! schema `tests` only when written directly in an inline `mod tests { ... }` (it cannot wrap a
-//! file module, and a nested module's functions are not in its schema), which is why these files
-//! were once `include!`d flat. Instead each test names the schema itself (`schema = "tests"`),
-//! and the schema is created first of all (bootstrap), so these are ordinary modules.
+//! pgrx runs each test as `SELECT "tests"."<name>"()`. `#[pg_schema]` puts functions in schema
+//! `tests` only when written directly in an inline `mod tests { ... }` (it cannot wrap a file
+//! module, and a nested module's functions are not in its schema), which is why these files were
+//! once `include!`d flat. Instead each test names the schema (`schema = "tests"`), which an empty
+//! `#[pg_schema] mod tests {}` in src/lib.rs declares, so these are ordinary modules.
 
 use pgrx::prelude::*;
 
@@ -14,8 +14,6 @@ mod muid;
 mod sno;
 mod sqlserver_order;
 mod uid8;
-
-pgrx::extension_sql!("CREATE SCHEMA IF NOT EXISTS tests;", name = "tests_schema", bootstrap);
 
 /// `pg_temp.from_unix_us(us)`: the timestamptz of a unix µs count, exactly. (extract(epoch ...) is a
 /// float8 on PostgreSQL 13, which cannot hold every µs of year 9999; whole seconds through
