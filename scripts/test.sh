@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Command two: every test, on each PostgreSQL major given (default: 15, the system server, and 18,
 # built once from Debian's source package by scripts/pg.sh). For each major: the Rust unit and
-# property tests of src/core, the conformance tests on tests/vectors (core-level and in-server), the
+# property tests of src/rules, the conformance tests on tests/vectors (rules-level and in-server), the
 # #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
-# extension exactly as users install it, pg_dump/pg_restore, uniqueness and memory under load, uid8
+# extension exactly as users install it, pg_dump/pg_restore, sqlsmith's random queries, uniqueness and memory under load, uid8
 # generator ids claimed at bulk speed, the misspelt-setting warning, standbys, clock steps, restarts,
 # the bound on muid's run-ahead, a Citus cluster (17 and 18, when Citus's source is beside the
 # repo), and the Debian package. Once: the lint gate (cargo fmt, cargo clippy) and fuzzing.
@@ -51,7 +51,7 @@ run_major() {
     rm -rf "$cluster"
     trap 'cluster_stop "'"$cluster"'"' EXIT
 
-    say "[pg$major] cargo pgrx test: core unit/property tests, conformance, #[pg_test]s"
+    say "[pg$major] cargo pgrx test: rules unit/property tests, conformance, #[pg_test]s"
     cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
 
     say "[pg$major] installing the extension as users get it (no test schema)"
@@ -85,6 +85,9 @@ run_major() {
 
     say "[pg$major] a misspelt comb_ext setting in postgresql.conf is reported"
     bash "$REPO/tests/misspelt_setting.sh" "$WORK/misspelt$major"
+
+    say "[pg$major] sqlsmith: 20,000 random queries over the catalog and comb_ext; every one run, comb_ext called, no backend crashed, the postmaster never restarted"
+    bash "$REPO/tests/sqlsmith.sh" "$WORK/sqlsmith$major" 20000
 
     say "[pg$major] uniqueness under load across three clusters, and a backend's memory over 10 million calls"
     bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness$major"
@@ -184,7 +187,7 @@ for major in "${MAJORS[@]}"; do
     summary+=("$(printf '| %s | %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" "${citus:-FAILED}" $((seconds / 60)) $((seconds % 60)))")
 done
 
-say "fuzzing every parser and decoder of src/core, $FUZZ_SECONDS s each"
+say "fuzzing every parser and decoder of src/rules, $FUZZ_SECONDS s each"
 fuzz_status=0
 CARGO_TARGET_DIR="$REPO/fuzz/target" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS" || fuzz_status=$?
 

@@ -1,9 +1,9 @@
-//! SQL surface of the COMB family: argument conversion and error reports around `core::comb`.
+//! SQL surface of the COMB family: argument conversion and error reports around `rules::comb`.
 
-use crate::core::comb::{self as layout, CombError, Format, Generator};
-use crate::core::random::ProcessRng;
-use crate::core::watermark::Family;
 use crate::errors;
+use crate::rules::comb::{self as layout, CombError, Format, Generator};
+use crate::rules::random::ProcessRng;
+use crate::rules::watermark::Family;
 use crate::timestamptz::{self, shown};
 use crate::watermark;
 use pgrx::callconv::{Arg, ArgAbi};

@@ -26,10 +26,14 @@ pub unsafe fn wal_timeline() -> u32 {
     return pg_sys::GetWALInsertionTimeLine();
 }
 
+/// The shape of `SortSupportData.comparator` (and of the abbreviated-key comparator), the same on
+/// every major. Here, not in `sort_support`, so that this module depends on nothing of the crate's.
+pub type SortComparator = unsafe extern "C-unwind" fn(pg_sys::Datum, pg_sys::Datum, pg_sys::SortSupport) -> c_int;
+
 /// The unsigned comparator for abbreviated keys. PostgreSQL 15 added `ssup_datum_unsigned_cmp`;
 /// passing that very function lets tuplesort use its specialised qsort. Before 15, our own.
 #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-pub fn unsigned_abbrev_cmp() -> crate::sort_support::Comparator {
+pub fn unsigned_abbrev_cmp() -> SortComparator {
     unsafe extern "C-unwind" {
         fn ssup_datum_unsigned_cmp(x: pg_sys::Datum, y: pg_sys::Datum, ssup: pg_sys::SortSupport) -> c_int;
     }
@@ -37,7 +41,7 @@ pub fn unsigned_abbrev_cmp() -> crate::sort_support::Comparator {
 }
 
 #[cfg(any(feature = "pg13", feature = "pg14"))]
-pub fn unsigned_abbrev_cmp() -> crate::sort_support::Comparator {
+pub fn unsigned_abbrev_cmp() -> SortComparator {
     unsafe extern "C-unwind" fn unsigned_cmp(x: pg_sys::Datum, y: pg_sys::Datum, _: pg_sys::SortSupport) -> c_int {
         x.value().cmp(&y.value()) as c_int
     }

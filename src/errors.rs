@@ -1,7 +1,7 @@
 //! Error reports shared by every SQL-facing module: one SQLSTATE per kind of bad input, and a
 //! message that names the value and the valid range.
 
-use crate::core::range::OutOfRange;
+use crate::rules::range::OutOfRange;
 use pgrx::callconv::Arg;
 use pgrx::pg_sys::errcodes::PgSqlErrorCode;
 use pgrx::pg_sys::panic::ErrorReport;
@@ -39,7 +39,7 @@ pub fn field_out_of_range(function: &str, field: &str, value: i64, range: &str) 
     )
 }
 
-/// 22003 for a field that failed `core::range::check`.
+/// 22003 for a field that failed `rules::range::check`.
 pub fn out_of_range(function: &str, error: &OutOfRange) -> ! {
     field_out_of_range(function, error.field, error.value, &error.range_text())
 }

@@ -1,4 +1,4 @@
-//! The generators' high-water marks on disk (`core::high_water`): one small text file per family
+//! The generators' high-water marks on disk (`rules::high_water`): one small text file per family
 //! in `comb_ext/` under the data directory (`sno.mark`, `muid.mark`, `uid8.mark`), replaced
 //! atomically (write, fsync, rename, fsync the directory), read once per server start by the first
 //! caller; and the data directory's origin record beside them (`origin_now`).
@@ -14,10 +14,10 @@
 //! a mark of its own covers, so a value issued under `written` is covered by one file or the other,
 //! and a restart reads both (then folds the old file into the new one and removes it).
 
-use crate::core::high_water::{self as rule, Persisted, RECORD_MAX};
-use crate::core::identity::{self, Origin, OriginRecord};
 use crate::errors;
-use crate::shared::Shared;
+use crate::rules::high_water::{self as rule, Persisted, RECORD_MAX};
+use crate::rules::identity::{self, Origin, OriginRecord};
+use crate::shmem::Shared;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::ffi::{c_long, CStr};
 use std::fs::{self, File};
@@ -183,7 +183,7 @@ fn read<P: Persisted>(path: &Path) -> Result<Option<P::Record>, Unusable> {
     match fs::read_to_string(path) {
         Ok(text) => {
             let record = rule::from_text::<P>(&text).ok_or_else(|| damaged(format!("holds {text:?}, not a mark")))?;
-            P::check(&record, crate::core::time::wall_clock_unix_us())
+            P::check(&record, crate::rules::time::wall_clock_unix_us())
                 .map_err(|why| damaged(format!("holds {:?}: {why}", text.trim_end())))?;
             Ok(Some(record))
         }
@@ -258,7 +258,7 @@ pub fn mark_files<P: Persisted>() -> Vec<MarkFile> {
 }
 
 /// `comb_ext/origin`: where the data directory was when a generator last ran
-/// (`core::identity::OriginRecord`), brought up to date with where it is now, and written if that
+/// (`rules::identity::OriginRecord`), brought up to date with where it is now, and written if that
 /// changed it. `None` from a first run. Errors are 58030 (read or written) or XX001 (damaged).
 pub fn origin_now(function: &str) -> OriginRecord {
     use std::os::unix::fs::MetadataExt;
@@ -276,7 +276,7 @@ pub fn origin_now(function: &str) -> OriginRecord {
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(e) => failed(function, Unusable::Io(format!("could not read {}: {e}", path.display()))),
     };
-    let now = crate::core::time::wall_clock_unix_us();
+    let now = crate::rules::time::wall_clock_unix_us();
     let current = stored.map_or(OriginRecord { origin: here, copied_at: None }, |s| s.seen_at(here, now));
     if stored != Some(current) {
         write_origin(function, &current);
@@ -372,7 +372,7 @@ where
         // A state that reserves nothing (nothing issued since the start; the watermarks' floor
         // before the first watermark) has nothing to write ahead of.
         if plan.writer_pid == 0 && rule::reserves_anything(mark.as_ref()) && rule::due::<P>(&mark, position) {
-            let now = crate::core::time::wall_clock_unix_us();
+            let now = crate::rules::time::wall_clock_unix_us();
             if now >= plan.retry_after_us {
                 start::<P>(writer, plan, &durable.state.record(), position);
             }
@@ -411,7 +411,7 @@ where
 {
     let writer = marked.writer.as_ptr();
     loop {
-        crate::shared::nap(POLL_MS);
+        crate::clock_wait::nap(POLL_MS);
         let outcome = marked.generator.with_locked(|durable| {
             // SAFETY: as in `update`.
             let plan = unsafe { &mut (*writer).plan };
@@ -467,7 +467,7 @@ fn collect(writer: *mut Writer, plan: &mut Plan) {
             plan.failure_len = len.min(MESSAGE_MAX) as u32;
             plan.failed = plan.started;
             plan.writer_pid = 0;
-            plan.retry_after_us = crate::core::time::wall_clock_unix_us().saturating_add(RETRY_AFTER_US);
+            plan.retry_after_us = crate::rules::time::wall_clock_unix_us().saturating_add(RETRY_AFTER_US);
         }
         _ => {}
     }

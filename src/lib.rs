@@ -1,21 +1,26 @@
 //! comb_ext: time-ordered identifiers generated and decoded inside PostgreSQL.
-//! Layouts live in `core` (pure Rust); each family has one thin SQL-facing module.
+//! The byte layouts and generation rules, free of PostgreSQL, live in `rules`; each family has one
+//! thin SQL-facing module.
 
 pgrx::pg_module_magic!(name, version);
 
-pub mod core;
+pub mod rules;
 
+mod clock_wait;
 mod comb;
 mod compat;
 mod errors;
 mod high_water;
+mod identity;
 mod marks;
 mod muid;
 mod planner;
-mod shared;
+mod promotion;
+mod shmem;
 mod sno;
 mod sort_support;
 mod sqlserver_order;
+mod standby;
 mod timestamptz;
 mod uid8;
 mod watermark;
@@ -75,13 +80,13 @@ pub extern "C-unwind" fn _PG_init() {
     unsafe {
         compat::reserve_settings_prefix(c"comb_ext");
         // Preloaded: the generators' shared state gets its space at server start, so it never
-        // depends on the segment's spare space (src/shared.rs).
+        // depends on the segment's spare space (src/shmem.rs).
         if pg_sys::process_shared_preload_libraries_in_progress {
             compat::request_shared_memory(
                 sno::SHARED_MEMORY_BYTES
                     + muid::SHARED_MEMORY_BYTES
                     + uid8::SHARED_MEMORY_BYTES
-                    + shared::SHARED_MEMORY_BYTES
+                    + identity::SHARED_MEMORY_BYTES
                     + watermark::shared_memory_bytes(),
             );
         }
@@ -154,7 +159,7 @@ fn register_settings() {
         c"comb_ext.max_clock_wait",
         c"Longest time (ms) one call of sno_new, uid8_new or muid_new waits for the system clock to reach the values it must follow.",
         c"A generator whose clock reads behind values it issued (or the mark reserved before a restart), or muid_new after bursts ran its values 2 s ahead, waits until the clock reaches them; past this it fails instead of blocking every insert.",
-        &shared::MAX_CLOCK_WAIT_MS,
+        &clock_wait::MAX_CLOCK_WAIT_MS,
         100,
         3_600_000,
         GucContext::Userset,
@@ -176,12 +181,17 @@ fn register_settings() {
     }
 }
 
-/// In-server tests live beside the other tests, in tests/pg/.
+/// Schema `tests`, where pgrx runs the in-server tests (`SELECT "tests"."<name>"()`). Empty: the
+/// tests are in `pg_tests` and name the schema themselves, since `#[pg_schema]` cannot wrap a file
+/// module.
 #[cfg(any(test, feature = "pg_test"))]
 #[pgrx::pg_schema]
-mod tests {
-    include!("../tests/pg/mod.rs");
-}
+mod tests {}
+
+/// In-server tests live beside the other tests, in tests/pg/.
+#[cfg(any(test, feature = "pg_test"))]
+#[path = "../tests/pg/mod.rs"]
+mod pg_tests;
 
 /// Required by `cargo pgrx test`.
 #[cfg(test)]

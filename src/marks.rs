@@ -2,8 +2,8 @@
 //! mark next to the clock, for monitoring and for the recovery steps in the README ("Marks on
 //! disk").
 
-use crate::core::{muid, sno, time, uid8};
 use crate::high_water::{self, MarkFile};
+use crate::rules::{muid, sno, time, uid8};
 use crate::timestamptz;
 use pgrx::datum::Interval;
 use pgrx::prelude::*;

@@ -1,14 +1,15 @@
 //! SQL surface of Gink muids, stored as `uuid`: pack, unpack (sql/muid.sql), accessors, text, and
 //! `muid_new` with the server's medallion and a server-wide strictly increasing timeline.
 
-use crate::core::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
-use crate::core::time;
-use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
-use crate::shared::{self, Shared};
+use crate::rules::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
+use crate::rules::time;
+use crate::rules::watermark::Family;
+use crate::shmem::Shared;
 use crate::timestamptz;
 use crate::watermark;
+use crate::{clock_wait, identity, promotion, standby};
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
 use std::ffi::{c_char, c_void, CStr, CString};
@@ -49,14 +50,14 @@ pub unsafe extern "C-unwind" fn check_medallion(
 }
 
 /// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier,
-/// timeline and a number drawn at every server start (`shared::server_identity`), in the range
+/// timeline and a number drawn at every server start (`identity::server_identity`), in the range
 /// nodes draw from.
 fn medallion() -> i64 {
     if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
-        shared::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");
+        promotion::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");
         return value;
     }
-    layout::medallion_from_system_identifier(shared::server_identity())
+    layout::medallion_from_system_identifier(identity::server_identity())
 }
 
 // ---- the generator ---------------------------------------------------------------------------
@@ -78,7 +79,7 @@ pub const SHARED_MEMORY_BYTES: usize = TIMELINE.size() + PACE.size();
 /// `RUN_AHEAD_LIMIT_US`; past that a call waits for the clock.
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_new(offset: default!(i32, 0)) -> Uuid {
-    shared::refuse_in_recovery("muid_new", "medallion");
+    standby::refuse_in_recovery("muid_new", "medallion");
     let medallion = medallion();
     // Attached before the timeline's lock is taken, so that no error is raised with it held.
     let pace = PACE.as_ptr();
@@ -99,7 +100,7 @@ fn muid_new(offset: default!(i32, 0)) -> Uuid {
             }
             Next::Issue(_) => {}
             Next::Wait { us } => wait
-                .get_or_insert_with(|| shared::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US))
+                .get_or_insert_with(|| clock_wait::ClockWait::pacing("muid_new", RUN_AHEAD_LIMIT_US))
                 .sleep_until(now + us, now),
             Next::Exhausted => errors::datetime_out_of_range(format!(
                 "muid_new: the system clock is past the last muid timestamp ({} µs since 1970)",

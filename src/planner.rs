@@ -7,8 +7,8 @@
 //! so the rewrite is NULL exactly when the call is. Every function and operator family used is
 //! checked to be a member of the extension (`member_of`): a name alone could be anyone's.
 
-use crate::core::comb::Format;
-use crate::core::order::Order;
+use crate::rules::comb::Format;
+use crate::rules::order::Order;
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::{pg_sys, FromDatum, Internal, IntoDatum, Uuid};
 use std::ffi::CStr;

@@ -2,15 +2,15 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
-use crate::core::range;
-use crate::core::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
-use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
-use crate::shared;
+use crate::rules::range;
+use crate::rules::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
+use crate::rules::watermark::Family;
 use crate::sort_support::Abbreviate;
 use crate::timestamptz::{self, shown};
 use crate::watermark;
+use crate::{clock_wait, identity, promotion, standby};
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
 use pgrx::pgrx_sql_entity_graph::metadata::{
@@ -83,13 +83,13 @@ pub static SEQUENCE_MIN: GucSetting<i32> = GucSetting::<i32>::new(0);
 pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i32);
 
 /// The partition this server writes: the setting, or 16 bits folded from the system identifier,
-/// the timeline and a number drawn at every server start (`shared::server_identity`), so that
+/// the timeline and a number drawn at every server start (`identity::server_identity`), so that
 /// servers left unconfigured, and copies of them, still differ with high odds.
 fn partition() -> u16 {
     match PARTITION.get() {
-        -1 => layout::partition_from_system_identifier(shared::server_identity()),
+        -1 => layout::partition_from_system_identifier(identity::server_identity()),
         partition => {
-            shared::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
+            promotion::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
             // The setting's range is -1..65535.
             partition as u16
         }
@@ -129,7 +129,7 @@ fn range_text() -> String {
 /// with the clock read inside it, so lock order is time order. Waits outside the lock.
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_new(meta: default!(i32, 0)) -> Sno {
-    shared::refuse_in_recovery("sno_new", "sno partition");
+    standby::refuse_in_recovery("sno_new", "sno partition");
     let meta = field("sno_new", "meta", meta, u8::MAX as i32) as u8;
     let partition = partition();
     let bounds = sequence_bounds();
@@ -147,9 +147,9 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
                     return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
                 }
             }
-            Ok((Next::WaitUntil { units }, now)) => {
-                wait.get_or_insert_with(|| shared::ClockWait::new("sno_new")).sleep_until(layout::unix_us(units), now)
-            }
+            Ok((Next::WaitUntil { units }, now)) => wait
+                .get_or_insert_with(|| clock_wait::ClockWait::new("sno_new"))
+                .sleep_until(layout::unix_us(units), now),
             Err(now) => errors::datetime_out_of_range(format!(
                 "sno_new: the system clock reads {}, outside sno's range: valid range is {}",
                 shown(now),

@@ -1,12 +1,11 @@
 //! Sort support shared by the btree operator classes: a full comparator, and abbreviated keys
 //! compared as unsigned integers. A key may depend on a per-sort reference taken from the first
-//! value the sort converts (sno keys do: `core::sno::abbreviated`), so that the values a sort
+//! value the sort converts (sno keys do: `rules::sno::abbreviated`), so that the values a sort
 //! usually holds, one server's, still get keys that differ.
 
+use crate::compat::{self, SortComparator};
 use pgrx::{pg_sys, Internal, PgMemoryContexts};
 use std::ffi::c_int;
-
-pub type Comparator = unsafe extern "C-unwind" fn(pg_sys::Datum, pg_sys::Datum, pg_sys::SortSupport) -> c_int;
 
 /// A type's abbreviated key: an unsigned integer whose order agrees with the full comparator
 /// wherever two keys differ (equal keys may still hold different values), for one reference.
@@ -46,7 +45,7 @@ unsafe extern "C-unwind" fn never_abort(_memtupcount: c_int, _ssup: pg_sys::Sort
 }
 
 /// Fills in the SortSupportData a btree sort support function receives.
-pub fn install<A: Abbreviate>(ssup: Internal, full: Comparator) {
+pub fn install<A: Abbreviate>(ssup: Internal, full: SortComparator) {
     // SAFETY: PostgreSQL calls a btree sort support function with a valid SortSupportData whose
     // ssup_cxt lives as long as the sort. palloc0 gives zeroed plain data (seen = false).
     unsafe {
@@ -60,7 +59,7 @@ pub fn install<A: Abbreviate>(ssup: Internal, full: Comparator) {
             (*ssup).abbrev_full_comparator = Some(full);
             (*ssup).abbrev_converter = Some(convert::<A>);
             (*ssup).abbrev_abort = Some(never_abort);
-            (*ssup).comparator = Some(crate::compat::unsigned_abbrev_cmp());
+            (*ssup).comparator = Some(compat::unsigned_abbrev_cmp());
         }
     }
 }

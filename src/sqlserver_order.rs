@@ -1,7 +1,7 @@
 //! SQL Server `uniqueidentifier` order for `uuid`: the comparison functions behind the btree
 //! operator class `uuid_sqlserver_ops` (sql/sqlserver_order.sql), and its sort support.
 
-use crate::core::order::Order;
+use crate::rules::order::Order;
 use crate::sort_support::Abbreviate;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, Internal, Uuid};

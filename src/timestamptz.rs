@@ -1,8 +1,8 @@
-//! `timestamptz` at the SQL boundary: PostgreSQL's µs since 2000 to and from core's unix µs, in
+//! `timestamptz` at the SQL boundary: PostgreSQL's µs since 2000 to and from the rules' unix µs, in
 //! one place for every family.
 
-use crate::core::time;
 use crate::errors;
+use crate::rules::time;
 use pgrx::prelude::TimestampWithTimeZone;
 
 /// A decoded time as a `timestamptz`. Every clock of the crate decodes inside PostgreSQL's range;

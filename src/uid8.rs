@@ -1,14 +1,15 @@
 //! SQL surface of 8-byte unique IDs (as `bigint`): `uid8_new`, decoders, the builder, bytea
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
-use crate::core::time;
-use crate::core::uid8::{self, Generators, Mode, Next, Parts, Reservation};
-use crate::core::watermark::Family;
 use crate::errors;
 use crate::high_water::{self, Marked};
-use crate::shared::{self, Shared};
+use crate::rules::time;
+use crate::rules::uid8::{self, Generators, Mode, Next, Parts, Reservation};
+use crate::rules::watermark::Family;
+use crate::shmem::Shared;
 use crate::timestamptz;
 use crate::watermark;
+use crate::{clock_wait, promotion, standby};
 use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -285,15 +286,15 @@ fn now_ms() -> i64 {
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
-    shared::refuse_in_recovery("uid8_new", "cluster id");
-    shared::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
+    standby::refuse_in_recovery("uid8_new", "cluster id");
+    promotion::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
     let cluster = cluster_id();
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
     SESSION.with_borrow_mut(|session| {
         session.follow_settings(cluster, pinned, limit);
-        let mut wait = shared::ClockWait::new("uid8_new");
+        let mut wait = clock_wait::ClockWait::new("uid8_new");
         loop {
             // The generators' clock (src/watermark.rs), in µs for the watermark and in ms.
             let now_us = watermark::clock_us();
@@ -314,7 +315,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(
                             "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",
-                            crate::core::uid8::TIMESTAMP_LIMIT - 1
+                            crate::rules::uid8::TIMESTAMP_LIMIT - 1
                         ))
                     });
                 }
@@ -425,7 +426,7 @@ unsafe impl SqlTranslatable for ModeResult {
 /// after this call is below it. (`spread` IDs are not in time order: no bound orders them.)
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_watermark() -> i64 {
-    let at = watermark::watermark_us("uid8_watermark", crate::core::watermark::Family::Uid8);
+    let at = watermark::watermark_us("uid8_watermark", crate::rules::watermark::Family::Uid8);
     let parts = Parts {
         timestamp_ms: at.div_euclid(time::US_PER_MS),
         sequence: 0,

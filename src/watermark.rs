@@ -1,14 +1,15 @@
-//! Watermarks for readers that follow ids in order (`core::watermark` says why they hold): the
+//! Watermarks for readers that follow ids in order (`rules::watermark` says why they hold): the
 //! floor every generator reads the clock through, the holdings each transaction publishes before
 //! its first id of a family, the transaction callbacks that clear them (and hand a prepared
 //! transaction's over to it, on disk too), and `comb_watermark_holders()`. The families' own
 //! `*_watermark()` functions turn the time this module gives into their smallest id.
 
-use crate::core::time;
-use crate::core::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
 use crate::errors;
 use crate::high_water::{self, Marked};
-use crate::shared::{self, PerProc, Shared};
+use crate::rules::time;
+use crate::rules::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
+use crate::shmem::{self, PerProc, Shared};
+use crate::standby;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::cell::Cell;
@@ -58,7 +59,7 @@ static HOLDINGS: PerProc<Holding> = PerProc::new(c"comb_ext watermark holdings v
 /// Bytes to reserve at server start: the floor, and a holding per process (counted from the
 /// settings that size ProcGlobal, and generously for the auxiliary processes).
 pub fn shared_memory_bytes() -> usize {
-    let setting = shared::int_setting;
+    let setting = shmem::int_setting;
     let processes = setting(c"max_connections")
         + setting(c"autovacuum_max_workers")
         + setting(c"max_worker_processes")
@@ -106,7 +107,7 @@ fn load_floor() -> i64 {
 }
 
 /// The clock the generators read (µs): the wall clock, never below a watermark already taken
-/// (`core::watermark::GeneratorClock`).
+/// (`rules::watermark::GeneratorClock`).
 #[inline]
 pub fn clock_us() -> i64 {
     clock().now_us()
@@ -162,7 +163,7 @@ static HELD: BackendOnly = BackendOnly(Cell::new(Held::new()));
 /// Before an id of `family` made with the clock at `at` (from `clock_us`) is returned: publishes
 /// the transaction's holding if it is the first of the family or earlier than the one published.
 /// False if a watermark raised the floor past `at` meanwhile: the id must not be returned, and
-/// the caller makes another with the clock read again (`core::watermark`, "An order").
+/// the caller makes another with the clock read again (`rules::watermark`, "An order").
 #[inline]
 pub fn hold(family: Family, at: i64) -> bool {
     // SAFETY: the backend's thread only; `Held` is plain data, read without copying it whole.
@@ -189,7 +190,7 @@ fn publish(family: Family, at: i64) -> bool {
 /// transaction that has ended. Refused on a server in recovery: its primary's transactions are
 /// not its own to see.
 pub fn watermark_us(function: &str, family: Family) -> i64 {
-    shared::refuse_in_recovery(function, "watermark");
+    standby::refuse_in_recovery(function, "watermark");
     load_prepared_holdings(function);
     let now = clock_us();
     let floor = high_water::update(&FLOOR, function, |floor| floor.raise(now));

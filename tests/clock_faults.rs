@@ -1,11 +1,11 @@
-//! Clock faults for every generator, in core with a hand-driven clock: the wall clock steps back
+//! Clock faults for every generator, in src/rules with a hand-driven clock: the wall clock steps back
 //! once or twice, by 1 ms and by an hour, while values are being made. No generator may repeat a
 //! value; each test also pins down what the generator does (README, "clock steps back").
 
-use comb_ext::core::comb::{Format, Generator as CombGenerator};
-use comb_ext::core::muid::{Next, Pace, Timeline};
-use comb_ext::core::sno::{self, Generator as SnoGenerator, Next as SnoNext, SequenceBounds};
-use comb_ext::core::uid8::{self, Generators as Uid8Generators, Next as Uid8Next};
+use comb_ext::rules::comb::{Format, Generator as CombGenerator};
+use comb_ext::rules::muid::{Next, Pace, Timeline};
+use comb_ext::rules::sno::{self, Generator as SnoGenerator, Next as SnoNext, SequenceBounds};
+use comb_ext::rules::uid8::{self, Generators as Uid8Generators, Next as Uid8Next};
 use std::collections::HashSet;
 
 const START_US: i64 = 1_700_000_000_000_000;

@@ -1,10 +1,10 @@
-//! Core conformance: every entry of tests/vectors/rtcomb/{create,decode,sqlguid_order}.json and
-//! ticks.json against `core::comb` and `core::order`, without PostgreSQL.
+//! Rules conformance: every entry of tests/vectors/rtcomb/{create,decode,sqlguid_order}.json and
+//! ticks.json against `rules::comb` and `rules::order`, without PostgreSQL.
 
 mod support;
 
-use comb_ext::core::comb::{self, Format};
-use comb_ext::core::order::Order;
+use comb_ext::rules::comb::{self, Format};
+use comb_ext::rules::order::Order;
 use support::{is_documented_departure, load, rtcomb_format, uuid_bytes, vector_list};
 
 fn format_of(entry: &serde_json::Value) -> Format {

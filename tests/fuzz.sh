@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing (cargo-fuzz, libFuzzer) of every parser and decoder in src/core: sno text, muid text,
+# Fuzzing (cargo-fuzz, libFuzzer) of every parser and decoder in src/rules: sno text, muid text,
 # every COMB decoder and order, uid8 decode, the medallion setting. Each target asserts round trips as well as "no panic".
 # Runs each target for SECONDS (default 60) from its committed corpus in fuzz/corpus/; what it finds
 # on the way goes to fuzz/target/corpus/.

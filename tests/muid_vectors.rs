@@ -1,9 +1,9 @@
-//! Core conformance: every entry of tests/vectors/muid/vectors.json against `core::muid`,
+//! Rules conformance: every entry of tests/vectors/muid/vectors.json against `rules::muid`,
 //! without PostgreSQL.
 
 mod support;
 
-use comb_ext::core::muid::{self, Muid};
+use comb_ext::rules::muid::{self, Muid};
 use serde_json::Value;
 use support::{uuid_bytes, vector_list};
 

@@ -1,9 +1,9 @@
-//! Core conformance: every entry of tests/vectors/sno/{encode,components,decode_invalid}.json
-//! against `core::sno`, without PostgreSQL.
+//! Rules conformance: every entry of tests/vectors/sno/{encode,components,decode_invalid}.json
+//! against `rules::sno`, without PostgreSQL.
 
 mod support;
 
-use comb_ext::core::sno::{self, Parts};
+use comb_ext::rules::sno::{self, Parts};
 use serde_json::Value;
 use support::vector_list;
 

@@ -1,9 +1,9 @@
-//! Core conformance: every entry of tests/vectors/uid8/vectors.json against `core::uid8`, both
+//! Rules conformance: every entry of tests/vectors/uid8/vectors.json against `rules::uid8`, both
 //! directions, without PostgreSQL.
 
 mod support;
 
-use comb_ext::core::uid8::{Mode, Parts};
+use comb_ext::rules::uid8::{Mode, Parts};
 use serde_json::Value;
 use support::vector_list;
 

@@ -81,7 +81,7 @@ def uuid_key(value):
 
 
 def sno_key(value):
-    # sno text is sixteen 5-bit groups, most significant first (src/core/sno.rs), over an alphabet
+    # sno text is sixteen 5-bit groups, most significant first (src/rules/sno.rs), over an alphabet
     # in ASCII order (23456789abcdefghijklmnopqrstuvwx), so text order is byte order. The run's end
     # checks this against ORDER BY id anyway.
     return value
@@ -92,7 +92,7 @@ SNO_EPOCH_US = 1_262_304_000_000_000  # 2010-01-01
 
 
 def sno_time_us(value):
-    # Bits 79..41 count 4 ms units since 2010 (src/core/sno.rs).
+    # Bits 79..41 count 4 ms units since 2010 (src/rules/sno.rs).
     raw = base64.b32decode(value.translate(SNO_TO_BASE32))
     return SNO_EPOCH_US + (int.from_bytes(raw[:5], "big") >> 1) * 4000
 

@@ -1,8 +1,8 @@
 //! Every COMB decoder on arbitrary uuids, in every format: never panics; a decodable time stamps
 //! back to a value that decodes to the same time, and the orders agree with their abbreviations.
 #![no_main]
-use comb_ext::core::comb::{self, Format};
-use comb_ext::core::order::Order;
+use comb_ext::rules::comb::{self, Format};
+use comb_ext::rules::order::Order;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

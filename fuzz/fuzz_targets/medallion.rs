@@ -2,7 +2,7 @@
 //! a usable medallion (below Gink's all-ones sentinel) that prints back, in decimal and in hex, to
 //! text it parses to the same value.
 #![no_main]
-use comb_ext::core::muid;
+use comb_ext::rules::muid;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

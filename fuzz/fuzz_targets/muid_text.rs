@@ -1,7 +1,7 @@
 //! muid text input on arbitrary strings: never panics; what it accepts prints back as canonical
 //! text that parses to the same muid, and unpack/pack round-trip.
 #![no_main]
-use comb_ext::core::muid::{self, Muid};
+use comb_ext::rules::muid::{self, Muid};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

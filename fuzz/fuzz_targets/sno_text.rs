@@ -1,7 +1,7 @@
 //! sno text input on arbitrary bytes: never panics; what it accepts prints back as the same text,
 //! and every decoded field re-encodes to the same bytes.
 #![no_main]
-use comb_ext::core::sno;
+use comb_ext::rules::sno;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

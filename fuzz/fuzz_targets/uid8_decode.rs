@@ -1,7 +1,7 @@
 //! uid8 decode on arbitrary 64-bit values: never panics, and every bit pattern re-encodes to
 //! itself (the fields cover all 64 bits).
 #![no_main]
-use comb_ext::core::uid8::Parts;
+use comb_ext::rules::uid8::Parts;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

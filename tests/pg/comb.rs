@@ -2,6 +2,10 @@
 // vectors. The files are read at build time (the server process may not be able to read the
 // checkout) and checked set-wise in SQL, so what is tested is exactly what users call.
 
+use super::*;
+
+#[path = "../support/rtcomb_formats.rs"]
+mod rtcomb_formats;
 
 const CREATE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/rtcomb/create.json"));
 const DECODE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/rtcomb/decode.json"));
@@ -9,50 +13,30 @@ const TICKS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vec
 
 /// Vector rows with their `comb_format` and, where given, their time as a `timestamptz`
 /// (to_timestamp of whole seconds is exact in float8; the µs are added as an interval).
-const ROWS: &str = "
-    CREATE TEMP VIEW rows AS
+fn create_rows_view() {
+    // The vectors' combo names to ours, from the table the Rust-level tests use too.
+    let combo_to_format =
+        rtcomb_formats::COMBO_TO_FORMAT.iter().fold(String::from("CASE e->>'combo'"), |case, (combo, format)| {
+            format!("{case} WHEN '{combo}' THEN '{format}'")
+        }) + " END";
+    Spi::run(&format!(
+        "CREATE TEMP VIEW rows AS
     SELECT e,
-           (CASE e->>'combo' WHEN 'pg_unix' THEN 'postgresql' WHEN 'sql_unix' THEN 'sqlserver'
-                             WHEN 'sql_sqldt' THEN 'legacy' WHEN 'bin_unix' THEN 'binary'
-                             WHEN 'pg_sqldt' THEN 'postgresql_sqldatetime'
-                             WHEN 'bin_sqldt' THEN 'binary_sqldatetime' END)::comb_format AS f,
+           ({combo_to_format})::comb_format AS f,
            to_timestamp(((e->>'timestamp_unix_us')::bigint / 1000000)::float8)
              + ((e->>'timestamp_unix_us')::bigint % 1000000) * interval '1 microsecond' AS ts
-    FROM jsonb_array_elements(current_setting('comb_test.vectors')::jsonb) e";
+    FROM jsonb_array_elements(current_setting('comb_test.vectors')::jsonb) e"
+    ))
+    .unwrap();
+}
 
 fn load(vectors: &str) -> i64 {
     Spi::run_with_args("SELECT set_config('comb_test.vectors', $1, true)", &[vectors.into()]).unwrap();
-    Spi::run(ROWS).unwrap();
+    create_rows_view();
     Spi::get_one::<i64>("SELECT count(*) FROM rows").unwrap().unwrap()
 }
 
-/// `pg_temp.from_unix_us(us)`: the timestamptz of a unix µs count, exactly. (extract(epoch ...) is a
-/// float8 on PostgreSQL 13, which cannot hold every µs of year 9999; whole seconds through
-/// to_timestamp and the rest as an interval are exact on every major.)
-fn create_from_unix_us_function() {
-    Spi::run(
-        "CREATE FUNCTION pg_temp.from_unix_us(us numeric) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$
-         SELECT to_timestamp(div(us, 1000000)::float8) + mod(us, 1000000)::int * interval '1 microsecond' $$",
-    )
-    .unwrap();
-}
-
-/// `pg_temp.sqlstate(statement)`: 'accepted', or the SQLSTATE the statement raised.
-fn create_sqlstate_function() {
-    Spi::run(
-        "CREATE FUNCTION pg_temp.sqlstate(statement text) RETURNS text LANGUAGE plpgsql AS $$
-         BEGIN EXECUTE statement; RETURN 'accepted';
-         EXCEPTION WHEN others THEN RETURN SQLSTATE; END $$",
-    )
-    .unwrap();
-}
-
-/// Rows (as text) for which `condition` fails; empty means every entry passed.
-fn failures(condition: &str) -> Option<String> {
-    Spi::get_one::<String>(&format!("SELECT string_agg(e::text, E'\\n') FROM rows WHERE NOT ({condition})")).unwrap()
-}
-
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn comb_stamp_reproduces_rtcomb_create() {
     let total = load(CREATE);
     assert_eq!(total, 345);
@@ -72,7 +56,7 @@ fn comb_stamp_reproduces_rtcomb_create() {
     assert!(departures > 0);
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn comb_timestamp_reproduces_rtcomb_decode() {
     assert_eq!(load(DECODE), 594);
     create_sqlstate_function();
@@ -92,7 +76,7 @@ fn comb_timestamp_reproduces_rtcomb_decode() {
     );
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn ticks_combs_of_seed_001_decode() {
     assert_eq!(load(TICKS), 100);
     create_from_unix_us_function();

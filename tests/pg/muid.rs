@@ -1,16 +1,19 @@
 // In-server conformance for muids: muid_pack, muid_unpack, muid_text and muid_parse against every
 // entry of tests/vectors/muid/vectors.json (read at build time, checked set-wise).
 
+use super::*;
+
 const MUID_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/muid/vectors.json"));
 
 /// The input offset as the `integer` with the same low 32 bits (Gink stores those bits; two of
 /// its inputs lie outside `integer`, the documented departure).
 const OFFSET_BITS: &str = "(((e->'input'->>'offset')::bigint & 4294967295) - CASE WHEN (e->'input'->>'offset')::bigint & 2147483648 <> 0 THEN 4294967296 ELSE 0 END)::int";
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn muid_functions_match_gink_for_every_valid_entry() {
     assert_eq!(load_entries(MUID_VECTORS, "->'valid'"), 167);
-    let packed = format!("muid_pack((e->'input'->>'timestamp')::bigint, (e->'input'->>'medallion')::bigint, {OFFSET_BITS})");
+    let packed =
+        format!("muid_pack((e->'input'->>'timestamp')::bigint, (e->'input'->>'medallion')::bigint, {OFFSET_BITS})");
     assert_eq!(
         failures(&format!(
             "{packed} = (e->>'uuid')::uuid
@@ -37,7 +40,7 @@ fn muid_functions_match_gink_for_every_valid_entry() {
     );
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn muid_pack_rejects_what_gink_rejects() {
     assert_eq!(load_entries(MUID_VECTORS, "->'rejected_construct'"), 5);
     create_sqlstate_function();
@@ -47,7 +50,7 @@ fn muid_pack_rejects_what_gink_rejects() {
     assert_eq!(failures(&format!("pg_temp.sqlstate({pack}) IN ('22003', '22P02')")), None);
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn muid_parse_agrees_with_gink_except_on_the_documented_forms() {
     assert_eq!(load_entries(MUID_VECTORS, "->'parse_string'"), 10);
     Spi::run(
@@ -66,6 +69,7 @@ fn muid_parse_agrees_with_gink_except_on_the_documented_forms() {
         None
     );
     // The departures: one short form Gink refuses, two lax forms Gink takes.
-    let departures = Spi::get_one::<i64>(&format!("SELECT count(*) FROM rows WHERE (e->>'accepted')::bool <> {spec_form}"));
+    let departures =
+        Spi::get_one::<i64>(&format!("SELECT count(*) FROM rows WHERE (e->>'accepted')::bool <> {spec_form}"));
     assert_eq!(departures, Ok(Some(3)));
 }

@@ -1,24 +1,14 @@
 // In-server conformance for sno: the type's text input and output, sno_from_parts and the
 // accessors against every entry of tests/vectors/sno (read at build time, checked set-wise).
 
+use super::*;
+
 const SNO_ENCODE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/encode.json"));
-const SNO_COMPONENTS: &str =
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/components.json"));
+const SNO_COMPONENTS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/components.json"));
 const SNO_DECODE_INVALID: &str =
     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sno/decode_invalid.json"));
 
-/// The entries of a JSON array as a temp view `rows(e jsonb)`, for `failures`; `within` picks the
-/// array out of the document (e.g. `->'valid'`), or is empty.
-fn load_entries(vectors: &str, within: &str) -> i64 {
-    Spi::run_with_args("SELECT set_config('comb_test.vectors', $1, true)", &[vectors.into()]).unwrap();
-    Spi::run(&format!(
-        "CREATE TEMP VIEW rows AS SELECT e FROM jsonb_array_elements(current_setting('comb_test.vectors')::jsonb{within}) e"
-    ))
-    .unwrap();
-    Spi::get_one::<i64>("SELECT count(*) FROM rows").unwrap().unwrap()
-}
-
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn sno_text_io_matches_sno_encode() {
     assert_eq!(load_entries(SNO_ENCODE, ""), 167);
     assert_eq!(
@@ -31,7 +21,7 @@ fn sno_text_io_matches_sno_encode() {
     );
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn sno_from_parts_and_accessors_match_sno_components() {
     assert_eq!(load_entries(SNO_COMPONENTS, ""), 86);
     // The input's ns floored to µs: the same 4 ms unit.
@@ -76,7 +66,7 @@ fn sno_input_sqlstate(bytes: &[u8]) -> String {
     .execute()
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn sno_input_rejects_every_decode_invalid_entry() {
     // One input holds a NUL, which PostgreSQL's JSON functions refuse to unescape even in a
     // field not read; only `input_hex` is used, so the escape is swapped out before parsing.
@@ -94,7 +84,8 @@ fn sno_input_rejects_every_decode_invalid_entry() {
     .unwrap();
     let mut through_sql = 0;
     for hex in &hexes {
-        let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        let bytes: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
         assert_eq!(sno_input_sqlstate(&bytes), "ERRCODE_INVALID_TEXT_REPRESENTATION", "input {hex}");
         // Entries a UTF-8 database can carry as text also go through an SQL cast.
         if let Some(text) = std::str::from_utf8(&bytes).ok().filter(|t| !t.contains('\0')) {
@@ -107,7 +98,7 @@ fn sno_input_rejects_every_decode_invalid_entry() {
 }
 
 /// This server does not preload comb_ext: the generator's shared struct is created on first use.
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn sno_new_works_without_shared_preload_libraries() {
     let preloaded = Spi::get_one::<bool>("SELECT current_setting('shared_preload_libraries') LIKE '%comb_ext%'");
     assert_eq!(preloaded, Ok(Some(false)));
@@ -117,6 +108,7 @@ fn sno_new_works_without_shared_preload_libraries() {
          FROM (SELECT n, id, lag(id) OVER (ORDER BY n) AS previous FROM made) s",
     );
     assert_eq!(check, Ok(Some(true)));
-    let attached = Spi::get_one::<i64>("SELECT count(*) FROM pg_shmem_allocations WHERE name = 'comb_ext sno generator v2'");
+    let attached =
+        Spi::get_one::<i64>("SELECT count(*) FROM pg_shmem_allocations WHERE name = 'comb_ext sno generator v2'");
     assert_eq!(attached, Ok(Some(1)));
 }

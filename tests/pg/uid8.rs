@@ -1,12 +1,15 @@
 // In-server conformance for 8-byte unique IDs: uid8_from_parts, the decoders and the bytea
 // conversion against every entry of tests/vectors/uid8/vectors.json, both directions.
 
+use super::*;
+
 const UID8_VECTORS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/uid8/vectors.json"));
 
 /// A vector's mode as uid8_mode; null is the library default, SPREAD.
-const UID8_MODE: &str = "(CASE coalesce(e->'input'->>'mode', 'SPREAD') WHEN 'SPREAD' THEN 'spread' ELSE 'time_sequential' END)::uid8_mode";
+const UID8_MODE: &str =
+    "(CASE coalesce(e->'input'->>'mode', 'SPREAD') WHEN 'SPREAD' THEN 'spread' ELSE 'time_sequential' END)::uid8_mode";
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn uid8_functions_match_the_library_for_every_entry() {
     assert_eq!(load_entries(UID8_VECTORS, "->'vectors'"), 167);
     assert_eq!(
@@ -31,7 +34,7 @@ fn uid8_functions_match_the_library_for_every_entry() {
     );
 }
 
-#[pg_test]
+#[pg_test(schema = "tests")]
 fn uid8_rejects_what_the_library_rejects() {
     assert_eq!(load_entries(UID8_VECTORS, "->'rejected'"), 7);
     create_sqlstate_function();

@@ -1,4 +1,4 @@
-//! Shared by the core conformance tests (`tests/*.rs`) and the in-server ones (`tests/pg/`): where
+//! Shared by the rules conformance tests (`tests/*.rs`) and the in-server ones (`tests/pg/`): where
 //! the vectors are and how their names map to ours.
 
 use serde_json::Value;
@@ -22,18 +22,16 @@ pub fn vector_list(relative: &str, key: &str) -> Vec<Value> {
     list.as_array().unwrap_or_else(|| panic!("{relative}: no array at {key:?}")).clone()
 }
 
-/// RT.Comb vector combos -> `comb_format` labels (vectors/README.md).
+mod rtcomb_formats;
+
+/// RT.Comb vector combos -> `comb_format` labels (`rtcomb_formats.rs`).
 #[allow(dead_code)]
 pub fn rtcomb_format(combo: &str) -> &'static str {
-    match combo {
-        "pg_unix" => "postgresql",
-        "sql_unix" => "sqlserver",
-        "sql_sqldt" => "legacy",
-        "bin_unix" => "binary",
-        "pg_sqldt" => "postgresql_sqldatetime",
-        "bin_sqldt" => "binary_sqldatetime",
-        other => panic!("unknown combo {other}"),
-    }
+    rtcomb_formats::COMBO_TO_FORMAT
+        .iter()
+        .find(|(name, _)| *name == combo)
+        .map(|(_, format)| *format)
+        .unwrap_or_else(|| panic!("unknown combo {combo}"))
 }
 
 /// RT.Comb's floating-point artefacts, where our exact integer rule departs by one unit.

@@ -148,7 +148,7 @@ pub fn medallion_from_system_identifier(id: u64) -> i64 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {
     last: i64,
-    /// Every timestamp issued is below this (`core::high_water`): what a restart resumes from.
+    /// Every timestamp issued is below this (`rules::high_water`): what a restart resumes from.
     reserved: i64,
 }
 

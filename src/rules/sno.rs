@@ -206,7 +206,7 @@ pub struct Generator {
     /// Regressions so far; the tick-tock bit is the lowest bit.
     drifts: u32,
     /// Every unit issued in the current tick since the last regression is below this
-    /// (`core::high_water`); with `wall_safe` and `drifts` it is what a restart resumes from.
+    /// (`rules::high_water`); with `wall_safe` and `drifts` it is what a restart resumes from.
     reserved: u64,
 }
 

@@ -18,7 +18,7 @@
 //!   raised floor and made its id at or past it (a holding below the floor it then reads is given
 //!   up, and the id made again).
 //!
-//! The floor is kept on disk as a high-water mark (`core::high_water`), so it survives restarts.
+//! The floor is kept on disk as a high-water mark (`rules::high_water`), so it survives restarts.
 
 use super::high_water::{self, Persisted};
 

@@ -80,7 +80,7 @@ pub fn machine_id(text: &str) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{muid, sno};
+    use crate::rules::{muid, sno};
 
     #[test]
     fn timeline_1_and_no_draw_is_the_system_identifier() {

@@ -232,7 +232,7 @@ impl Generators {
     }
 }
 
-/// The server's bound on every millisecond any generator id issued (`core::high_water`): after a
+/// The server's bound on every millisecond any generator id issued (`rules::high_water`): after a
 /// restart every id is usable only from it on, whatever the clock reads.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

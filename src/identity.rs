@@ -1,0 +1,41 @@
+//! This server's identity (`rules::identity`), from which the sno partition and the muid
+//! medallion are derived by default: the system identifier, the WAL timeline, and a number drawn at
+//! every server start, kept in shared memory.
+
+use crate::shmem::Shared;
+use pgrx::pg_sys;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A random number drawn once per server start (at the first generator call after the start or a
+/// crash restart, when shared memory is new), 0 until then.
+static START_NONCE: Shared<u64> = Shared::new(c"comb_ext start nonce v1", c"comb_ext_identity", 0);
+pub const SHARED_MEMORY_BYTES: usize = START_NONCE.size();
+
+/// What this server's derived defaults (sno partition, muid medallion) are folded from: the system
+/// identifier with the WAL timeline mixed in, and a random number drawn at every server start
+/// (`rules::identity`). Copies of a data directory (`cp -a`, a disk snapshot, `pg_basebackup`
+/// without -R, clones promoted to the same timeline) share the first two, so only the draw sets
+/// them apart, as soon as each has started. Values never repeat across one server's restarts
+/// whatever the defaults: the marks on disk carry on past every value issued before.
+/// Call after `refuse_in_recovery`: a server in recovery has no timeline of its own. Computed once
+/// per backend (the timeline cannot change once recovery has ended; a server goes back into
+/// recovery only through a restart), as this is on every generator's hot path.
+pub fn server_identity() -> u64 {
+    static IDENTITY: AtomicU64 = AtomicU64::new(0);
+    let cached = IDENTITY.load(Ordering::Relaxed);
+    if cached != 0 {
+        return cached;
+    }
+    let nonce = START_NONCE.with_locked(|nonce| {
+        while *nonce == 0 {
+            *nonce = rand::random();
+        }
+        *nonce
+    });
+    // SAFETY: the system identifier is the control-file copy in shared memory; the timeline is
+    // read once recovery has ended, which the caller has checked.
+    let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
+    let identity = crate::rules::identity::server_identity(system_identifier, timeline, nonce);
+    IDENTITY.store(identity, Ordering::Relaxed);
+    identity
+}

@@ -1,0 +1,217 @@
+//! Server-wide generator state in PostgreSQL's main shared memory segment, behind an LWLock, for
+//! generators whose values must be unique across every session of a server.
+//!
+//! A struct is found or created on first use (`ShmemInitStruct` under `AddinShmemInitLock`, the
+//! way core and contrib modules attach to shared structs), so `CREATE EXTENSION` is enough. With
+//! `shared_preload_libraries` its space is reserved at server start; without it the struct (a few
+//! dozen bytes) comes from the spare space PostgreSQL leaves in the segment for late allocations.
+//! Were that ever used up, the error says to preload the library.
+use crate::errors;
+
+use pgrx::pg_sys;
+use pgrx::prelude::*;
+use std::ffi::{c_int, CStr};
+use std::panic::RefUnwindSafe;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+/// `AddinShmemInitLock` is `&MainLWLockArray[21].lock` in every supported version
+/// (storage/lwlocknames.h), a macro bindgen cannot carry over.
+const ADDIN_SHMEM_INIT_LOCK: usize = 21;
+
+#[repr(C)]
+struct Slot<T> {
+    lock: pg_sys::LWLock,
+    tranche: c_int,
+    value: T,
+}
+
+/// One named struct in shared memory. `T` must be plain data (no pointers): every backend maps
+/// the segment at the same address, but nothing else of one process is valid in another.
+pub struct Shared<T: Copy + RefUnwindSafe + 'static> {
+    /// The ShmemIndex key. Two versions of the library run side by side after a package upgrade
+    /// without a restart, and must share one generator: a name and its layout never change (the
+    /// rule is in the README, "Upgrading the package under a running server").
+    name: &'static CStr,
+    /// Wait-event name shown in pg_stat_activity while a backend waits for the lock.
+    tranche_name: &'static CStr,
+    initial: T,
+    attached: AtomicPtr<Slot<T>>,
+}
+
+impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
+    pub const fn new(name: &'static CStr, tranche_name: &'static CStr, initial: T) -> Self {
+        Shared { name, tranche_name, initial, attached: AtomicPtr::new(std::ptr::null_mut()) }
+    }
+
+    /// Bytes to reserve at server start (from `shmem_request_hook`).
+    pub const fn size(&self) -> usize {
+        std::mem::size_of::<Slot<T>>()
+    }
+
+    /// Runs `f` on the value with the lock held exclusively. `f` must not raise an error or
+    /// sleep: it runs while other backends may be waiting for the lock. (The one exception is
+    /// `high_water::update`'s first read of a generator's marks after a server start.)
+    #[inline]
+    pub fn with_locked<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        let slot = self.attach();
+        // SAFETY: `slot` points at an initialised Slot<T> in shared memory for the life of the
+        // server. The LWLock serialises access to `value`; PostgreSQL releases it on any error.
+        unsafe {
+            let lock = std::ptr::addr_of_mut!((*slot).lock);
+            pg_sys::LWLockAcquire(lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+            let result = f(&mut *std::ptr::addr_of_mut!((*slot).value));
+            pg_sys::LWLockRelease(lock);
+            result
+        }
+    }
+
+    /// The value, for fields that are accessed atomically or under another struct's lock.
+    pub fn as_ptr(&self) -> *mut T {
+        let slot = self.attach();
+        // SAFETY: `slot` points at an initialised Slot<T> for the life of the server.
+        unsafe { std::ptr::addr_of_mut!((*slot).value) }
+    }
+
+    // Inlined: every generator call attaches several structs, and after the first call each is
+    // one load; the rest is out of line.
+    #[inline]
+    fn attach(&self) -> *mut Slot<T> {
+        let attached = self.attached.load(Ordering::Relaxed);
+        if !attached.is_null() {
+            return attached;
+        }
+        self.attach_first()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn attach_first(&self) -> *mut Slot<T> {
+        // SAFETY: a Slot<T> is initialised the first time it is created, under the init lock.
+        let slot = unsafe {
+            find_or_create(self.name, self.size(), |slot: *mut Slot<T>| {
+                let tranche = pg_sys::LWLockNewTrancheId();
+                pg_sys::LWLockInitialize(std::ptr::addr_of_mut!((*slot).lock), tranche);
+                std::ptr::addr_of_mut!((*slot).tranche).write(tranche);
+                std::ptr::addr_of_mut!((*slot).value).write(self.initial);
+            })
+        };
+        // SAFETY: the slot is initialised; registering a tranche name is per backend.
+        unsafe { pg_sys::LWLockRegisterTranche((*slot).tranche, self.tranche_name.as_ptr()) };
+        self.attached.store(slot, Ordering::Relaxed);
+        slot
+    }
+}
+
+/// The struct `name` of `size` bytes in shared memory, found, or created and set up by `init`
+/// (under `AddinShmemInitLock`, so exactly once). Out of shared memory is an ERROR that says to
+/// preload the library.
+///
+/// SAFETY: called from a backend with a PGPROC (any SQL-calling backend), outside any lock; `init`
+/// must initialise every byte the callers read.
+unsafe fn find_or_create<S>(name: &'static CStr, size: usize, init: impl FnOnce(*mut S)) -> *mut S {
+    let mut init = std::panic::AssertUnwindSafe(Some(init));
+    PgTryBuilder::new(move || unsafe {
+        let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+        pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+        let mut found = false;
+        let slot = pg_sys::ShmemInitStruct(name.as_ptr(), size, &mut found).cast::<S>();
+        if !found {
+            if let Some(init) = init.take() {
+                init(slot);
+            }
+        }
+        pg_sys::LWLockRelease(init_lock);
+        slot
+    })
+    .catch_when(PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY, |_| {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY,
+            format!("comb_ext: no shared memory left for {} ({size} bytes)", name.to_string_lossy()),
+            Some("Add comb_ext to shared_preload_libraries so its space is reserved at server start."),
+        )
+    })
+    .execute()
+}
+
+/// The value of integer setting `name` (0 if it has none): for sizes fixed at server start.
+pub fn int_setting(name: &CStr) -> i32 {
+    // SAFETY: the value is a C string PostgreSQL owns, or NULL; settings are read before any
+    // library is loaded.
+    unsafe {
+        let value = pg_sys::GetConfigOption(name.as_ptr(), true, false);
+        if value.is_null() {
+            return 0;
+        }
+        CStr::from_ptr(value).to_str().ok().and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+}
+
+/// An array in shared memory with one `T` per PGPROC (every backend and auxiliary process, and the
+/// processes that stand for prepared transactions), found or created on first use. `T` is plain
+/// data whose fields every backend uses atomically.
+pub struct PerProc<T: Copy + 'static> {
+    name: &'static CStr,
+    initial: T,
+    attached: AtomicPtr<T>,
+    len: AtomicUsize,
+}
+
+impl<T: Copy + 'static> PerProc<T> {
+    pub const fn new(name: &'static CStr, initial: T) -> Self {
+        PerProc { name, initial, attached: AtomicPtr::new(std::ptr::null_mut()), len: AtomicUsize::new(0) }
+    }
+
+    /// Bytes to reserve at server start for `processes` PGPROCs.
+    pub const fn size(processes: usize) -> usize {
+        processes * std::mem::size_of::<T>()
+    }
+
+    pub fn len(&self) -> usize {
+        self.attach();
+        self.len.load(Ordering::Relaxed)
+    }
+
+    /// The element of PGPROC number `index` (below `len()`).
+    pub fn at(&self, index: usize) -> *mut T {
+        let first = self.attach();
+        assert!(index < self.len.load(Ordering::Relaxed), "PGPROC {index} out of range");
+        // SAFETY: within the array.
+        unsafe { first.add(index) }
+    }
+
+    /// This backend's element.
+    pub fn mine(&self) -> *mut T {
+        // SAFETY: MyProc is this backend's PGPROC, one of ProcGlobal's.
+        self.at(unsafe { crate::compat::my_proc_number() })
+    }
+
+    #[inline]
+    fn attach(&self) -> *mut T {
+        let attached = self.attached.load(Ordering::Relaxed);
+        if !attached.is_null() {
+            return attached;
+        }
+        self.attach_first()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn attach_first(&self) -> *mut T {
+        // SAFETY: ProcGlobal is set up before any backend runs SQL; its count never changes.
+        // `allProcCount` leaves out the processes of prepared transactions, which follow.
+        let count = unsafe { (*pg_sys::ProcGlobal).allProcCount as usize }
+            + int_setting(c"max_prepared_transactions").max(0) as usize;
+        let initial = self.initial;
+        // SAFETY: every element is written the first time the array is created.
+        let first = unsafe {
+            find_or_create(self.name, Self::size(count), |first: *mut T| {
+                for i in 0..count {
+                    first.add(i).write(initial);
+                }
+            })
+        };
+        self.len.store(count, Ordering::Relaxed);
+        self.attached.store(first, Ordering::Relaxed);
+        first
+    }
+}

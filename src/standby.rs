@@ -1,0 +1,19 @@
+//! Generators whose values rest on the server's identity refuse on a server in recovery.
+
+use crate::errors;
+use pgrx::pg_sys;
+
+/// Refuses to generate on a server in recovery (a standby, or a server replaying WAL): it has its
+/// primary's system identifier and copies of its configuration files, so the identity `function`
+/// derives (or is given) is the primary's, and its values could repeat the primary's. 25006, the
+/// SQLSTATE of writes on a standby.
+pub fn refuse_in_recovery(function: &str, identity: &str) {
+    // SAFETY: reads shared recovery state (a local flag once recovery has ended).
+    if unsafe { pg_sys::RecoveryInProgress() } {
+        errors::raise(
+            pgrx::PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+            format!("{function}: cannot generate on a server in recovery (a standby): its {identity} is its primary's, so it could return the primary's values"),
+            Some("Generate these ids on the primary. comb_uuid() works on a standby: its uniqueness does not depend on the server's identity."),
+        );
+    }
+}
