@@ -19,7 +19,7 @@ LANGUAGE c AS 'MODULE_PATHNAME', 'comb_ext_marks_wrapper';
 COMMENT ON FUNCTION comb_ext_marks() IS
   'The high-water marks of sno_new, muid_new and uid8_new on disk (comb_ext/ in the data directory) next to the wall clock: the time each reserves up to, how far ahead of the clock, the values, and why a start would refuse one';
 
--- Watermarks for readers that follow ids in order (README: "Reading rows in id order").
+-- Watermarks for readers that follow ids in order (docs/reading-in-order.md: "Reading rows in id order").
 CREATE FUNCTION comb_watermark("format" comb_format DEFAULT 'postgresql') RETURNS uuid
 STRICT VOLATILE PARALLEL RESTRICTED
 LANGUAGE c AS 'MODULE_PATHNAME', 'comb_watermark_wrapper';

@@ -48,7 +48,7 @@ impl<P: Persisted> Durable<P> {
 
 /// The writer of one family's marks, beside its generator and used only under the generator's
 /// lock, except `handoff`, which the writing thread fills. Plain integers, `repr(C)`: versions
-/// after this one share it as it is (README, "Upgrading the package under a running server").
+/// after this one share it as it is (docs/upgrading.md, "Upgrading the package under a running server").
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct Writer {
@@ -550,7 +550,7 @@ fn failed(function: &str, e: Unusable) -> ! {
         Unusable::Damaged(e) => errors::raise(
             PgSqlErrorCode::ERRCODE_DATA_CORRUPTED,
             format!("{function}: the high-water mark {e}; nothing is issued from it"),
-            Some("The mark bounds every value issued before the server stopped. If the clock ran far ahead and has come back, or the file was damaged, stop the server and follow \"Marks on disk\" in the README: find the largest value already stored, then write a mark past it (or remove the file if no stored value can be repeated)."),
+            Some("The mark bounds every value issued before the server stopped. If the clock ran far ahead and has come back, or the file was damaged, stop the server and follow \"Marks on disk\" in docs/guarantees.md: find the largest value already stored, then write a mark past it (or remove the file if no stored value can be repeated)."),
         ),
     }
 }

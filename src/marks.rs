@@ -1,5 +1,5 @@
 //! SQL surface of the generators' marks on disk (`high_water`): `comb_ext_marks()`, each family's
-//! mark next to the clock, for monitoring and for the recovery steps in the README ("Marks on
+//! mark next to the clock, for monitoring and for the recovery steps in docs/guarantees.md ("Marks on
 //! disk").
 
 use crate::high_water::{self, MarkFile};

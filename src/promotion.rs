@@ -53,7 +53,7 @@ pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str
     errors::warn(
         format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since: {settings} may be copied from the server it was cloned from, and then its values can repeat that server's"),
         "A clone keeps its source's configuration files and catalog settings, and a copy cannot be told from a deliberate choice.",
-        &format!("Set {settings} apart from the source's with ALTER SYSTEM and reload (README: \"Guarantees, situation by situation\")."),
+        &format!("Set {settings} apart from the source's with ALTER SYSTEM and reload (docs/guarantees.md: \"Guarantees, situation by situation\")."),
     );
 }
 
@@ -72,7 +72,7 @@ pub fn refuse_if_settings_predate_copy(function: &str, settings: &str) {
         errors::raise(
             pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since, so {settings} is the server's it was cloned from, whose values it would repeat"),
-            Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (README: \"Guarantees, situation by situation\"). After a failover whose old primary is gone for good, setting the same value again is enough.")),
+            Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (docs/guarantees.md: \"Guarantees, situation by situation\"). After a failover whose old primary is gone for good, setting the same value again is enough.")),
         );
     }
     if let Some(copied_at) = origin.copied_at {
@@ -81,7 +81,7 @@ pub fn refuse_if_settings_predate_copy(function: &str, settings: &str) {
             errors::raise(
                 pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                 format!("{function}: this data directory was copied from another (found in a new place at {:.3} s since 1970) and its configuration has not changed since, so {settings} is the one of the server it was copied from, whose values it would repeat", copied_at as f64 / 1e6),
-                Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (README: \"Copies of a data directory\"). If the data directory was moved, not copied, setting the same value again is enough.")),
+                Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (docs/guarantees.md: \"Copies of a data directory\"). If the data directory was moved, not copied, setting the same value again is enough.")),
             );
         }
         crate::high_water::write_origin(function, &crate::rules::identity::OriginRecord { copied_at: None, ..origin });

@@ -30,7 +30,7 @@ struct Slot<T> {
 pub struct Shared<T: Copy + RefUnwindSafe + 'static> {
     /// The ShmemIndex key. Two versions of the library run side by side after a package upgrade
     /// without a restart, and must share one generator: a name and its layout never change (the
-    /// rule is in the README, "Upgrading the package under a running server").
+    /// rule is in the docs/upgrading.md, "Upgrading the package under a running server").
     name: &'static CStr,
     /// Wait-event name shown in pg_stat_activity while a backend waits for the lock.
     tranche_name: &'static CStr,

@@ -38,7 +38,7 @@ unsafe extern "C-unwind" fn convert<A: Abbreviate>(
     pg_sys::Datum::from(A::key(original, &(*state).reference) as usize)
 }
 
-/// Abbreviation is kept: measured on 10 M snos (README "sno"), giving it up, as `uuid.c` does
+/// Abbreviation is kept: measured on 10 M snos (docs/sno.md "sno"), giving it up, as `uuid.c` does
 /// when few keys differ, only made sorts slower, since tuplesort's fast path needs the keys.
 unsafe extern "C-unwind" fn never_abort(_memtupcount: c_int, _ssup: pg_sys::SortSupport) -> bool {
     false

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The clock jumps two days ahead under a running server and comes back (libfaketime, as in
-# tests/clock_step.sh). What happens, as the README's "Marks on disk" says:
+# tests/clock_step.sh). What happens, as "Marks on disk" in docs/guarantees.md says:
 # - while it runs, nothing repeats: muid_new goes on from the values made ahead (ahead of the
 #   clock), sno_new toggles its tick-tock bit and goes on at the clock, and uid8_new goes on from
 #   them on a generator id that made them, at the clock on another;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How far one caller can push the server's muid timeline ahead of the clock (README: "How far ahead
+# How far one caller can push the server's muid timeline ahead of the clock (docs/muid.md: "How far ahead
 # bursts run the timestamps"). One session makes BURST muid_new() in one statement (default
 # 8,000,000: stored in a table, a call costs about 0.6 µs here, and the burst must outrun the
 # clock by more than the limit) while a session in another database calls muid_new() every

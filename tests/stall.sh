@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A stalled disk under the marks (README: "Marks on disk"): the server runs with an LD_PRELOAD shim
+# A stalled disk under the marks (docs/guarantees.md: "Marks on disk"): the server runs with an LD_PRELOAD shim
 # (tests/shims/stall_fsync.c) that, once a flag file is there, makes every fsync under comb_ext/
 # take 10 s, as a network volume or a paused cloud disk would. Then, for sno, muid and uid8:
 # - generation goes on until it reaches the mark on disk during the stall (written one to two

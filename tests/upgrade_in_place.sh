@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A package upgrade under a running server that does not preload comb_ext: sessions that loaded the
 # 0.4.0 library keep it, new sessions load this one, and both must draw from one generator per
-# family (the shared-memory structs keep their names and layouts: README, "Upgrading the package
+# family (the shared-memory structs keep their names and layouts: docs/upgrading.md, "Upgrading the package
 # under a running server"). 0.4.0 (commit ed3c08e) is built from the repo's history and installed
 # by rename into the server's directories; 8 sessions load it and stay open; this build is installed
 # with scripts/install.sh; 8 new sessions load it. /proc/PID/maps must show the old sessions on the

@@ -18,7 +18,7 @@ pub const WINDOW_US: i64 = 1_000_000;
 /// past the values issued before it was written, so one further ahead was written by a clock that ran
 /// far ahead (and has come back), or the file is damaged. Resuming from it would run muid and uid8
 /// far into the future and make sno wait on every call, so it is refused until an operator
-/// decides (README: "Marks on disk"). A day leaves room for any clock step back we test (an hour).
+/// decides (docs/guarantees.md: "Marks on disk"). A day leaves room for any clock step back we test (an hour).
 pub const MAX_AHEAD_US: i64 = super::time::US_PER_DAY;
 
 /// A generator state whose `record` must be covered by a mark on disk before the values it issued

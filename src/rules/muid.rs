@@ -142,7 +142,7 @@ pub fn medallion_from_system_identifier(id: u64) -> i64 {
 /// Timestamps for `muid_new`: strictly increasing µs across every call of one server, from the
 /// wall clock when it is ahead, else one µs past the last (so a burst or a clock step back runs
 /// ahead of the clock until it catches up, never repeating a timestamp). Plain data for shared
-/// memory; its layout is shared with older library versions (README: "Upgrading the package under
+/// memory; its layout is shared with older library versions (docs/upgrading.md: "Upgrading the package under
 /// a running server").
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -621,7 +621,7 @@ mod tests {
 
     proptest! {
         /// Whatever the clocks do: no timestamp twice, none more than the limit past the pace
-        /// clock (as the README defines it), and a wait only at that limit.
+        /// clock (as docs/muid.md defines it), and a wait only at that limit.
         #[test]
         fn paced_timestamps_never_repeat_and_stay_within_the_limit(events in prop::collection::vec(event(), 1..60)) {
             use high_water::Persisted;

@@ -1,4 +1,4 @@
-//! Watermarks for readers that follow ids in order (README: "Reading rows in id order").
+//! Watermarks for readers that follow ids in order (docs/reading-in-order.md: "Reading rows in id order").
 //!
 //! A watermark W of a family is a time such that every id the family's generators made, or will
 //! make, at a time below W belongs to a transaction that has ended (so a read started after W was

@@ -117,7 +117,7 @@ SELECT id FROM ir_midnight WHERE comb_in_range(id, '1900-01-02 00:00+00', 'infin
 RESET enable_seqscan;
 DROP TABLE ir_midnight;
 
--- The end of the sqldatetime clock (README, "Formats"): 2079-06-07 00:00:00, the midnight ending
+-- The end of the sqldatetime clock (docs/comb.md, "Formats"): 2079-06-07 00:00:00, the midnight ending
 -- day 65535, the last day two bytes hold, is the clock's last instant. Its one encoding is day
 -- 65535 with time of day 25,920,000; comb_floor of any time after 2079-06-06 23:59:59.996667 (the
 -- first whole µs of day 65535's last 1/300 s, 25,919,999 * 10000 / 3 µs into the day) up to it is

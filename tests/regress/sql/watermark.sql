@@ -1,5 +1,5 @@
 --
--- Watermarks (README: "Reading rows in id order"): ids made after a watermark are not below it; an
+-- Watermarks (docs/reading-in-order.md: "Reading rows in id order"): ids made after a watermark are not below it; an
 -- open transaction that made ids holds the watermark at or below its earliest id, and is shown by
 -- comb_watermark_holders(); when it ends, the watermark passes its ids.
 --
