@@ -31,13 +31,15 @@ CREATE TYPE @extschema@.comb_format AS ENUM (
 -- ---------------------------------------------------------------------------------------------
 -- Internal helpers (names start with _comb_; not part of the interface).
 
--- The timestamptz of a unix µs count, exactly: whole seconds through to_timestamp (seconds * 10^6 is
--- exact in float8 for every second of years 1-9999) and the rest as an interval of microseconds.
+-- The timestamptz of a unix µs count, exactly, for any µs timestamptz holds: whole multiples of 128 s
+-- through to_timestamp, and the rest as an interval of microseconds. to_timestamp computes
+-- rint((s - 946684800) * 10^6) in float8; with s and 946684800 both multiples of 128 the product is
+-- (an integer below 2^53) * 2^13, which float8 holds exactly.
 CREATE FUNCTION @extschema@._comb_ts(us bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     -- OPERATOR() spellings all bind alike, left to right: every grouping is in parentheses.
-    SELECT pg_catalog.to_timestamp((us OPERATOR(pg_catalog./) 1000000)::pg_catalog.float8)
-           OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog.%) 1000000) OPERATOR(pg_catalog.*) pg_catalog.interval '1 microsecond')
+    SELECT pg_catalog.to_timestamp(((us OPERATOR(pg_catalog./) 128000000) OPERATOR(pg_catalog.*) 128)::pg_catalog.float8)
+           OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog.%) 128000000) OPERATOR(pg_catalog.*) pg_catalog.interval '1 microsecond')
 $$;
 
 -- Unix µs of a timestamptz, or NULL where the compiled edition has none: ±infinity, and the finite
