@@ -252,24 +252,89 @@ END $$;
 CREATE FUNCTION @extschema@.comb_uuid(format @extschema@.comb_format) RETURNS uuid
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-    setting constant text := 'comb_portable.last_' || format::text;
-    clock constant integer := @extschema@._comb_clock(format);
-    now_us bigint := ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::pg_catalog.bit(64)::bigint
-                     + 946684800000000;
-    pos bigint := @extschema@._comb_position('comb_uuid', now_us, format);
-    last bigint := NULLIF(pg_catalog.current_setting(setting, true), '')::bigint;
+    -- The wall clock in unix µs (timestamptz_send: µs since 2000 as 8 bytes).
+    now_us constant bigint := ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::pg_catalog.bit(64)::bigint
+                              + 946684800000000;
+    setting text;
+    pos bigint;
+    last bigint;
     units bigint;
+    counter bigint;
+    field bigint;
+    r text;
 BEGIN
+    -- Everything is written out here, not called, as this runs once a row: see _comb_position,
+    -- _comb_field and _comb_compose for the rules; tests/portable_comb_behaviour.py checks that
+    -- every value is what _comb_at makes of its own bits.
+    CASE format
+    WHEN 'postgresql', 'sqlserver', 'binary', 'uuidv7' THEN
+        IF now_us < 0 OR now_us >= 253402300800000000 THEN
+            PERFORM @extschema@._comb_position('comb_uuid', now_us, format);
+        END IF;
+        pos := now_us / 125 * 512 + now_us % 125 * 512 / 125;
+    WHEN 'legacy', 'postgresql_sqldatetime', 'binary_sqldatetime' THEN
+        IF now_us < -2208988800000000 OR now_us >= 3453321600000001 THEN
+            PERFORM @extschema@._comb_position('comb_uuid', now_us, format);
+        END IF;
+        pos := (now_us + 2208988800000000) * 768 / 625;
+    ELSE
+        IF now_us < -62135596800000000 OR now_us >= 253402300800000000 THEN
+            PERFORM @extschema@._comb_position('comb_uuid', now_us, format);
+        END IF;
+        pos := (now_us + 62135596800000000) * 10;
+    END CASE;
+    setting := CASE format
+        WHEN 'postgresql' THEN 'comb_portable.last_postgresql' WHEN 'sqlserver' THEN 'comb_portable.last_sqlserver'
+        WHEN 'legacy' THEN 'comb_portable.last_legacy' WHEN 'binary' THEN 'comb_portable.last_binary'
+        WHEN 'postgresql_sqldatetime' THEN 'comb_portable.last_postgresql_sqldatetime'
+        WHEN 'binary_sqldatetime' THEN 'comb_portable.last_binary_sqldatetime'
+        WHEN 'ticks' THEN 'comb_portable.last_ticks' ELSE 'comb_portable.last_uuidv7' END;
+    -- '' when the setting was first made in a transaction that rolled back.
+    last := NULLIF(pg_catalog.current_setting(setting, true), '')::bigint;
     IF last >= pos THEN
         pos := last + 1;
-        units := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
-        IF units > @extschema@._comb_max_units(clock) THEN
+        units := CASE WHEN format = 'ticks' THEN pos ELSE pos >> 12 END;
+        IF units > @extschema@._comb_max_units(@extschema@._comb_clock(format)) THEN
             PERFORM @extschema@._comb_out_of_range('comb_uuid',
-                @extschema@._comb_ts(@extschema@._comb_unit_us(units - 1, clock))::text, format);
+                @extschema@._comb_ts(@extschema@._comb_unit_us(units - 1, @extschema@._comb_clock(format)))::text, format);
         END IF;
     END IF;
-    PERFORM pg_catalog.set_config(setting, pos::text, false);
-    RETURN @extschema@._comb_at(@extschema@._comb_random(format), pos, format);
+    -- An assignment, not PERFORM: PERFORM runs a whole query, about 1 µs more.
+    r := pg_catalog.set_config(setting, pos::text, false);
+    r := pg_catalog.gen_random_uuid()::text;  -- xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx
+    IF format = 'ticks' THEN
+        -- Bytes 0-5 random; byte 6 random (its high nibble from byte 9, which the time overwrites);
+        -- byte 7 the marker 0xC and a random nibble; then the ticks: bytes 10-15 and 8-9.
+        RETURN (pg_catalog.substr(r, 1, 14) || pg_catalog.substr(r, 23, 1) || pg_catalog.substr(r, 16, 1) || 'c'
+                || pg_catalog.substr(r, 18, 1) || pg_catalog.lpad(pg_catalog.to_hex(((pos & 65535) << 48) | (pos >> 16)), 16, '0')
+               )::pg_catalog.uuid;
+    END IF;
+    units := pos >> 12;
+    counter := pos & 4095;
+    field := CASE
+        WHEN format NOT IN ('legacy', 'postgresql_sqldatetime', 'binary_sqldatetime') THEN units
+        WHEN units = 1698693120000 THEN (65535::bigint << 32) | 25920000
+        ELSE ((units / 25920000) << 32) | (units % 25920000) END;
+    CASE format
+    WHEN 'postgresql', 'postgresql_sqldatetime', 'uuidv7' THEN
+        -- Bytes 0-5 the time, then the version nibble and the 12-bit counter; bytes 8-15 random
+        -- (gen_random_uuid's byte 8 already has variant 10).
+        RETURN (pg_catalog.lpad(pg_catalog.to_hex((field << 16) | (CASE WHEN format = 'uuidv7' THEN 28672 ELSE 16384 END) | counter), 16, '0')
+                || pg_catalog.substr(r, 19))::pg_catalog.uuid;
+    WHEN 'sqlserver', 'legacy' THEN
+        -- Bytes 0-7 random (version 4 in byte 6); byte 8 variant 10 and the counter's high 6 bits,
+        -- byte 9 its low 6 bits and 2 random bits; bytes 10-15 the time.
+        RETURN (pg_catalog.substr(r, 1, 19) || pg_catalog.lpad(pg_catalog.to_hex((1::bigint << 63) | (counter << 50)
+                | ((('x' || pg_catalog.substr(r, 23, 1))::pg_catalog.bit(4)::integer & 3)::bigint << 48) | field), 16, '0')
+               )::pg_catalog.uuid;
+    ELSE
+        -- binary: the time's bytes in .NET order 3, 2, 1, 0, 5, 4; byte 6 version 4 and the counter's
+        -- low 4 bits, byte 7 its high 8 bits; bytes 8-15 random.
+        RETURN (pg_catalog.lpad(pg_catalog.to_hex((((field >> 16) & 255) << 56) | (((field >> 24) & 255) << 48)
+                | (((field >> 32) & 255) << 40) | (((field >> 40) & 255) << 32) | ((field & 255) << 24)
+                | (((field >> 8) & 255) << 16) | 16384 | ((counter & 15) << 8) | (counter >> 4)), 16, '0')
+                || pg_catalog.substr(r, 19))::pg_catalog.uuid;
+    END CASE;
 END $$;
 
 CREATE FUNCTION @extschema@.comb_uuid() RETURNS uuid
