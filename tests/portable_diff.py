@@ -322,6 +322,31 @@ def main():
                 first.append(f"  comb_uuid(ts, format) case {i}: compiled {compiled!r}, portable {portable!r}, check {check!r}")
     timings["comb_uuid(ts, format)"] = time.monotonic() - began
 
+    # Fixed statements whose errors carry a hint too: SQLSTATE, message and hint must agree.
+    fixed = ["SELECT {s}.comb_uuid('mysql')", "SELECT {s}.comb_uuid('2024-01-01')", "SELECT {s}.comb_uuid('')",
+             "SELECT {s}.comb_timestamp(gen_random_uuid(), 'mysql')",
+             "SELECT {s}.comb_timestamp('01a20df2-18e2-48ed-bc1a-3a01a2b626cc', 'uuidv7')",
+             "SELECT {s}.comb_timestamp('01a20df2-18e2-78ed-3c1a-3a01a2b626cc', 'uuidv7')",
+             "SELECT {s}.comb_timestamp('01a20df2-18e2-f8ed-fc1a-3a01a2b626cc', 'uuidv7')",
+             "SELECT {s}.comb_floor('9999-12-31 23:59:59.9995+00')", "SELECT {s}.comb_floor('infinity', 'ticks')",
+             "SELECT {s}.comb_uuid('-infinity'::timestamptz, 'legacy')"]
+
+    def outcome(statement, schema):
+        """(SQLSTATE, message, hint) of the statement's error, the type's schema left out of the message."""
+        try:
+            with conn.transaction():
+                return ("ok", str(conn.execute(statement.format(s=schema)).fetchone()[0]))
+        except psycopg.Error as error:
+            return (error.sqlstate, error.diag.message_primary.replace(f"{schema}.", ""), error.diag.message_hint)
+
+    for statement in fixed:
+        compared += 1
+        compiled, portable = outcome(statement, c), outcome(statement, p)
+        errors += compiled[0] != "ok"
+        if compiled[0] == "ok" or compiled != portable:
+            differences += 1
+            first.append(f"  {statement}: compiled {compiled!r}, portable {portable!r}")
+
     for line in first:
         print(line)
     detail = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings.items())
