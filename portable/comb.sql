@@ -486,7 +486,7 @@ $$;
 CREATE FUNCTION @extschema@.uuid_sqlserver_key(id uuid) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
-    t constant text := id::pg_catalog.text;  -- xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx: byte 0 at 1, 4 at 10, 6 at 15, 8 at 20, 10 at 25
+    t constant pg_catalog.text := id::pg_catalog.text;  -- xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx: byte 0 at 1, 4 at 10, 6 at 15, 8 at 20, 10 at 25
 BEGIN
     RETURN pg_catalog.concat(pg_catalog.substr(t, 25, 12), pg_catalog.substr(t, 20, 4),
         pg_catalog.substr(t, 17, 2), pg_catalog.substr(t, 15, 2), pg_catalog.substr(t, 12, 2), pg_catalog.substr(t, 10, 2),
@@ -498,7 +498,7 @@ END $$;
 CREATE FUNCTION @extschema@.uuid_binary_key(id uuid) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
-    t constant text := id::pg_catalog.text;
+    t constant pg_catalog.text := id::pg_catalog.text;
 BEGIN
     RETURN pg_catalog.concat(pg_catalog.substr(t, 7, 2), pg_catalog.substr(t, 5, 2), pg_catalog.substr(t, 3, 2),
         pg_catalog.substr(t, 1, 2), pg_catalog.substr(t, 12, 2), pg_catalog.substr(t, 10, 2),

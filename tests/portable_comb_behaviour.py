@@ -8,10 +8,10 @@ pruning at plan time and at executor start. On PostgreSQL 18, uuidv7 against the
 uuidv7() and uuid_extract_timestamp().
 
 Command line:
-    /var/cache/comb_ext/venv/bin/python tests/portable_comb_behaviour.py --host SOCKET_DIR --port PORT \
-        [--dbname DB] [--user postgres] [--schema portable] [--install] [--count 20000]
---schema is where the SQL edition is installed (--install (re)creates it from portable/comb.sql);
---count is the values per format the generator checks make. Prints one summary line starting
+    /var/cache/comb_ext/venv/bin/python tests/portable_comb_behaviour.py CONNINFO SCHEMA [COUNT] [--install]
+CONNINFO is a libpq connection string; SCHEMA is where the SQL edition is installed (--install
+(re)creates it from portable/comb.sql, for development); COUNT (default 20000) is the values per
+format the generator checks make. The role needs TEMP (it makes temporary tables). Prints one summary line starting
 "portable_comb_behaviour:" and exits 1 on any failure.
 """
 
@@ -29,19 +29,16 @@ SQLDT = ("legacy", "postgresql_sqldatetime", "binary_sqldatetime")
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--dbname", default="postgres")
-    parser.add_argument("--user", default="postgres")
-    parser.add_argument("--schema", default="portable")
+    parser.add_argument("conninfo")
+    parser.add_argument("schema")
+    parser.add_argument("count", type=int, nargs="?", default=20_000)
     parser.add_argument("--install", action="store_true")
-    parser.add_argument("--count", type=int, default=20_000)
     args = parser.parse_args()
     s = args.schema
     started = time.monotonic()
 
     def connect():
-        conn = psycopg.connect(host=args.host, port=args.port, dbname=args.dbname, user=args.user, autocommit=True)
+        conn = psycopg.connect(args.conninfo, autocommit=True)
         conn.execute("SET client_min_messages = warning")
         conn.execute("SET TimeZone = 'UTC'")
         return conn

@@ -4,11 +4,10 @@ decode.json and sqlguid_order.json, and seed 001's ticks.json (the same checks a
 and tests/pg/sqlserver_order.rs make of the compiled edition).
 
 Command line:
-    /var/cache/comb_ext/venv/bin/python tests/portable_comb_vectors.py --host SOCKET_DIR --port PORT \
-        [--dbname DB] [--user postgres] [--schema portable] [--install]
---schema is where the SQL edition is installed; --install (re)creates that schema from
-portable/comb.sql first. Prints one summary line starting "portable_comb_vectors:" and exits 1 on
-any failure.
+    /var/cache/comb_ext/venv/bin/python tests/portable_comb_vectors.py CONNINFO SCHEMA [--install]
+CONNINFO is a libpq connection string ("host=/tmp/x port=5432 user=u dbname=d"); SCHEMA is where the
+SQL edition is installed (--install (re)creates that schema from portable/comb.sql first, for
+development). Prints one summary line starting "portable_comb_vectors:" and exits 1 on any failure.
 """
 
 import argparse
@@ -30,15 +29,12 @@ DEPARTURE = "e->'tags' ?| array['ms_not_floor', 'day_rollover_quirk']"
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--dbname", default="postgres")
-    parser.add_argument("--user", default="postgres")
-    parser.add_argument("--schema", default="portable")
+    parser.add_argument("conninfo")
+    parser.add_argument("schema")
     parser.add_argument("--install", action="store_true")
     args = parser.parse_args()
     s = args.schema
-    conn = psycopg.connect(host=args.host, port=args.port, dbname=args.dbname, user=args.user, autocommit=True)
+    conn = psycopg.connect(args.conninfo, autocommit=True)
     conn.execute("SET client_min_messages = warning")
     conn.execute("SET TimeZone = 'UTC'")
     if args.install:

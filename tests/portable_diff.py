@@ -2,12 +2,13 @@
 both installed in one database, in two schemas. Every case goes through both; outputs must be equal,
 and where one raises an error the other must raise the same SQLSTATE with the same message.
 
-Command line (the compiled edition must be installable there; --install puts both in place):
-    /var/cache/comb_ext/venv/bin/python tests/portable_diff.py --host SOCKET_DIR --port PORT \
-        [--dbname DB] [--user postgres] [--count 100000] [--seed 1] [--install]
-Without --install, the compiled edition must already be in schema `compiled` and the SQL edition in
-schema `portable` (--compiled-schema, --portable-schema change them). Prints one summary line
-starting "portable_diff:" and exits 1 on any difference.
+Command line:
+    /var/cache/comb_ext/venv/bin/python tests/portable_diff.py CONNINFO COMPILED_SCHEMA PORTABLE_SCHEMA [COUNT] \
+        [--seed 1] [--install]
+CONNINFO is a libpq connection string; the compiled edition is installed in COMPILED_SCHEMA and the
+SQL edition in PORTABLE_SCHEMA (--install, for development, (re)creates both: CREATE EXTENSION
+comb_ext, and portable/comb.sql); COUNT (default 100000) is the cases of each kind. Prints one
+summary line starting "portable_diff:" and exits 1 on any difference.
 
 What is compared, with COUNT cases of each kind (generated in Python from the seed, loaded with COPY
 and run as set-based statements, so the cost is the functions' and not round trips):
@@ -207,14 +208,11 @@ def wrappers(schema, tag):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--dbname", default="postgres")
-    parser.add_argument("--user", default="postgres")
-    parser.add_argument("--count", type=int, default=100_000, help="cases of each kind (default 100000)")
+    parser.add_argument("conninfo")
+    parser.add_argument("compiled_schema")
+    parser.add_argument("portable_schema")
+    parser.add_argument("count", type=int, nargs="?", default=100_000, help="cases of each kind (default 100000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--compiled-schema", default="compiled")
-    parser.add_argument("--portable-schema", default="portable")
     parser.add_argument("--install", action="store_true",
                         help="(re)create both schemas: CREATE EXTENSION comb_ext in one, portable/comb.sql in the other")
     args = parser.parse_args()
@@ -222,7 +220,7 @@ def main():
     started = time.monotonic()
     rng = random.Random(args.seed)
 
-    conn = psycopg.connect(host=args.host, port=args.port, dbname=args.dbname, user=args.user, autocommit=True)
+    conn = psycopg.connect(args.conninfo, autocommit=True)
     conn.execute("SET client_min_messages = warning")
     if args.install:
         conn.execute("DROP EXTENSION IF EXISTS comb_ext CASCADE")
