@@ -91,16 +91,17 @@ def main():
         return f"({units} * 4096 + {counter[fmt]})"
 
     # --- Generator: per format, COUNT values in one statement, then the same across statements.
-    for fmt in FORMATS:
+    # comb_uuid() has a path of its own: checked as a format of its own (its values are postgresql's).
+    for fmt, call in [(f, f"{s}.comb_uuid('{f}'::{s}.comb_format)") for f in FORMATS] + [("postgresql", f"{s}.comb_uuid()")]:
         conn.execute("DROP TABLE IF EXISTS g")
         conn.execute(f"""CREATE TEMP TABLE g AS
-                         SELECT n, clock_timestamp() AS before, {s}.comb_uuid('{fmt}'::{s}.comb_format) AS id,
-                                clock_timestamp() AS after
+                         SELECT n, clock_timestamp() AS before, {call} AS id, clock_timestamp() AS after
                          FROM generate_series(1, %s) n""", [args.count])
-        conn.execute(f"INSERT INTO g SELECT {args.count} + n, clock_timestamp(), {s}.comb_uuid('{fmt}'), clock_timestamp() "
+        conn.execute(f"INSERT INTO g SELECT {args.count} + n, clock_timestamp(), {call}, clock_timestamp() "
                      f"FROM generate_series(1, 3) n")
+        label = fmt if "::" in call else "comb_uuid()"
         total = args.count + 3
-        check(f"{fmt}: strictly increasing in the format's order",
+        check(f"{label}: strictly increasing in the format's order",
               f"SELECT count(*) FILTER (WHERE prev < k) FROM (SELECT {key(fmt, 'id')} AS k, "
               f"lag({key(fmt, 'id')}) OVER (ORDER BY n) AS prev FROM g) x", total - 1)
         # The decoded time is the clock unit of a reading between the ones around the call, or
@@ -108,22 +109,22 @@ def main():
         unit = "interval '1 ms'" if fmt not in SQLDT else "interval '3334 microseconds'"
         if fmt == "ticks":
             unit = "interval '1 microsecond'"
-        check(f"{fmt}: decodes to the time it was made",
+        check(f"{label}: decodes to the time it was made",
               f"""SELECT count(*) FROM g WHERE {s}.comb_timestamp(id, '{fmt}') > before - {unit}
                                            AND {s}.comb_timestamp(id, '{fmt}') <= after + {unit} * 2""", total)
         # Every bit where _comb_at (the deterministic core, compared with the compiled edition by
         # tests/portable_diff.py) puts it: the value is a fixed point of _comb_at at its own position.
-        check(f"{fmt}: each value is _comb_at of its own bits and position",
+        check(f"{label}: each value is _comb_at of its own bits and position",
               f"SELECT count(*) FROM g WHERE {s}._comb_at(id, {position(fmt, 'id')}, '{fmt}') = id", total)
         # Time and counter together are the clock's position (units * 4096 + the fraction of the unit
         # in 1/4096; ticks for ticks): never before the clock reading taken before the call, and
         # after the one taken after it only when calls within one 1/4096 step took the next one.
-        check(f"{fmt}: the position is the clock's, read during the call",
+        check(f"{label}: the position is the clock's, read during the call",
               f"""SELECT count(*) FILTER (WHERE {position(fmt, 'id')} >= {s}._comb_position('t', {s}._comb_us(before), '{fmt}')),
                          count(*) FILTER (WHERE {position(fmt, 'id')} <= {s}._comb_position('t', {s}._comb_us(after), '{fmt}'))
                            >= count(*) * 0.9
                   FROM g""", (total, True))
-        check(f"{fmt}: no two values share a position", f"SELECT count(DISTINCT {position(fmt, 'id')}) FROM g", total)
+        check(f"{label}: no two values share a position", f"SELECT count(DISTINCT {position(fmt, 'id')}) FROM g", total)
 
     # --- Session state: the last position per format lives in comb_portable.last_<format>.
     check("state setting holds the last position",
@@ -142,6 +143,13 @@ def main():
                     FROM (SELECT n, {s}.comb_uuid('sqlserver') AS id FROM generate_series(1, 5000) n) g) x""", True)
     check("after a step back: 5000 values took 5000 consecutive positions from the last",
           "SELECT current_setting('comb_portable.last_sqlserver')::bigint - %s", 5000, [ahead])
+    # comb_uuid()'s own path hands such a call to comb_uuid(format).
+    ahead = conn.execute(f"""SELECT {s}._comb_position('t', {s}._comb_us(clock_timestamp() + interval '1 hour'), 'postgresql')"""
+                         ).fetchone()[0]
+    conn.execute("SELECT set_config('comb_portable.last_postgresql', %s, false)", [str(ahead)])
+    check("after a step back: comb_uuid() goes on from the last one too",
+          f"""SELECT array_agg(({s}._comb_hi(id) >> 16) * 4096 + ({s}._comb_hi(id) & 4095) - %s ORDER BY n)
+              FROM (SELECT n, {s}.comb_uuid() AS id FROM generate_series(1, 3) n) g""", [1, 2, 3], [ahead])
     # The counter runs out after 4096 values of one unit and borrows the next (ticks: next tick).
     at_top = conn.execute(f"SELECT ({s}._comb_position('t', {s}._comb_us(clock_timestamp() + interval '1 hour'), 'legacy') | 4095) - 1"
                           ).fetchone()[0]
@@ -154,7 +162,8 @@ def main():
     conn.execute("SELECT set_config('comb_portable.last_binary', %s, false)", [str(253_402_300_799_999 * 4096 + 4095)])
     check("past the clock's last unit: 22008", "SELECT %s", "22008", [sqlstate(f"SELECT {s}.comb_uuid('binary')")])
     # Back to the clock for the checks below.
-    conn.execute("RESET comb_portable.last_binary; RESET comb_portable.last_sqlserver; RESET comb_portable.last_legacy")
+    conn.execute("RESET comb_portable.last_binary; RESET comb_portable.last_sqlserver; RESET comb_portable.last_legacy; "
+                 "RESET comb_portable.last_postgresql")
     # Settings follow transactions: the state of a rolled-back transaction is gone, and a setting
     # first made in one reads '' afterwards; generation goes on from the clock either way.
     with connect() as other:
