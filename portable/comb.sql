@@ -4,9 +4,10 @@
 --
 -- @extschema@ is the schema the edition is installed in: the assembly substitutes it, and CREATE
 -- EXTENSION (pg_tle) does so natively. Everything else is qualified with pg_catalog, so no caller's
--- search_path can change what runs. Functions with error paths or many operators run with
--- search_path = pg_catalog, pg_temp; the ones that must be inlined (comb_in_range, the SQL Server
--- comparison functions, comb_uuid()) cannot carry a SET clause and spell every operator out.
+-- search_path can change what runs. PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- (but the two key functions, which use no operator and are called once per index entry); the SQL
+-- functions are inlined by the planner, which a SET clause would prevent, so they spell every
+-- operator out as OPERATOR(pg_catalog.x) (and, as those all bind alike, parenthesize every group).
 --
 -- How the 16 bytes are handled: a uuid is two bigints, hi (string bytes 0-7) and lo (bytes 8-15),
 -- read through uuid_send and written back through to_hex (which prints a negative bigint as its 64
@@ -68,24 +69,27 @@ $$;
 -- [start, end) of a clock, and its range as the messages spell it.
 CREATE FUNCTION @extschema@._comb_range_start(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE clock WHEN 0 THEN 0::bigint WHEN 1 THEN -2208988800000000 ELSE -62135596800000000 END
+    -- Searched CASE with OPERATOR(pg_catalog.=): a simple CASE would look = up in the caller's search_path.
+    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000
+                ELSE -62135596800000000 END
 $$;
 CREATE FUNCTION @extschema@._comb_range_end(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE clock WHEN 1 THEN 3453321600000001 ELSE 253402300800000000 END
+    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001 ELSE 253402300800000000 END
 $$;
 CREATE FUNCTION @extschema@._comb_range_text(clock integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE clock
-        WHEN 0 THEN '1970-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC'
-        WHEN 1 THEN '1900-01-01 00:00:00 UTC to 2079-06-07 00:00:00 UTC'
+    SELECT CASE
+        WHEN clock OPERATOR(pg_catalog.=) 0 THEN '1970-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC'
+        WHEN clock OPERATOR(pg_catalog.=) 1 THEN '1900-01-01 00:00:00 UTC to 2079-06-07 00:00:00 UTC'
         ELSE '0001-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC' END
 $$;
 
 -- The last unit of a clock (for sqldatetime, 2079-06-07 00:00:00, one microsecond long).
 CREATE FUNCTION @extschema@._comb_max_units(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE clock WHEN 0 THEN 253402300799999 WHEN 1 THEN 1698693120000 ELSE 3155378975999999999 END
+    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 253402300799999 WHEN clock OPERATOR(pg_catalog.=) 1 THEN 1698693120000
+                ELSE 3155378975999999999 END
 $$;
 
 -- 22008 for a time outside the format's clock; `shown` is the time as the session shows it.
@@ -133,9 +137,9 @@ END $$;
 -- The first whole microsecond of a unit (Clock::unix_us): for sqldatetime, the 1/300 s rounded up.
 CREATE FUNCTION @extschema@._comb_unit_us(units bigint, clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE clock
-        WHEN 0 THEN units OPERATOR(pg_catalog.*) 1000
-        WHEN 1 THEN (-2208988800000000
+    SELECT CASE
+        WHEN clock OPERATOR(pg_catalog.=) 0 THEN units OPERATOR(pg_catalog.*) 1000
+        WHEN clock OPERATOR(pg_catalog.=) 1 THEN (-2208988800000000
             OPERATOR(pg_catalog.+) ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.*) 86400000000))
             OPERATOR(pg_catalog.+) ((((units OPERATOR(pg_catalog.%) 25920000) OPERATOR(pg_catalog.*) 10000) OPERATOR(pg_catalog.+) 2) OPERATOR(pg_catalog./) 3)
         ELSE -62135596800000000 OPERATOR(pg_catalog.+) (units OPERATOR(pg_catalog./) 10) END
