@@ -126,44 +126,46 @@ def main():
                   FROM g""", (total, True))
         check(f"{label}: no two values share a position", f"SELECT count(DISTINCT {position(fmt, 'id')}) FROM g", total)
 
-    # --- Session state: the last position per format lives in comb_portable.last_<format>.
-    check("state setting holds the last position",
-          f"""SELECT {s}._comb_position('t', {s}._comb_us({s}.comb_timestamp(id, 'postgresql')), 'postgresql') >> 12
-                     = current_setting('comb_portable.last_postgresql')::bigint >> 12
+    # --- Session state: the last position per format lives in comb_portable.next_<format>.
+    check("state setting holds the last position + 1",
+          f"""SELECT ({s}._comb_hi(id) >> 16) * 4096 + ({s}._comb_hi(id) & 4095) + 1
+                     = current_setting('comb_portable.next_postgresql')::bigint
               FROM (SELECT {s}.comb_uuid() AS id) x""", True)
     # A clock that stepped back an hour is, to the generator, a last position an hour ahead: values
     # go on from it, strictly increasing, carrying the later time, until the clock passes it.
     ahead = conn.execute(f"""SELECT {s}._comb_position('t', {s}._comb_us(clock_timestamp() + interval '1 hour'), 'sqlserver')"""
                          ).fetchone()[0]
-    conn.execute("SELECT set_config('comb_portable.last_sqlserver', %s, false)", [str(ahead)])
+    conn.execute("SELECT set_config('comb_portable.next_sqlserver', %s, false)", [str(ahead + 1)])
     check("after a step back: values go on from the last one",
           f"""SELECT bool_and(k > lag_k OR lag_k IS NULL) AND bool_and(comb_timestamp >= now() + interval '59 minutes')
               FROM (SELECT {s}.uuid_sqlserver_key(id) AS k, lag({s}.uuid_sqlserver_key(id)) OVER (ORDER BY n) AS lag_k,
                            {s}.comb_timestamp(id, 'sqlserver') AS comb_timestamp
                     FROM (SELECT n, {s}.comb_uuid('sqlserver') AS id FROM generate_series(1, 5000) n) g) x""", True)
     check("after a step back: 5000 values took 5000 consecutive positions from the last",
-          "SELECT current_setting('comb_portable.last_sqlserver')::bigint - %s", 5000, [ahead])
+          "SELECT current_setting('comb_portable.next_sqlserver')::bigint - %s", 5000, [ahead + 1])
     # comb_uuid()'s own path hands such a call to comb_uuid(format).
     ahead = conn.execute(f"""SELECT {s}._comb_position('t', {s}._comb_us(clock_timestamp() + interval '1 hour'), 'postgresql')"""
                          ).fetchone()[0]
-    conn.execute("SELECT set_config('comb_portable.last_postgresql', %s, false)", [str(ahead)])
+    conn.execute("SELECT set_config('comb_portable.next_postgresql', %s, false)", [str(ahead + 1)])
     check("after a step back: comb_uuid() goes on from the last one too",
           f"""SELECT array_agg(({s}._comb_hi(id) >> 16) * 4096 + ({s}._comb_hi(id) & 4095) - %s ORDER BY n)
               FROM (SELECT n, {s}.comb_uuid() AS id FROM generate_series(1, 3) n) g""", [1, 2, 3], [ahead])
     # The counter runs out after 4096 values of one unit and borrows the next (ticks: next tick).
     at_top = conn.execute(f"SELECT ({s}._comb_position('t', {s}._comb_us(clock_timestamp() + interval '1 hour'), 'legacy') | 4095) - 1"
                           ).fetchone()[0]
-    conn.execute("SELECT set_config('comb_portable.last_legacy', %s, false)", [str(at_top)])
+    conn.execute("SELECT set_config('comb_portable.next_legacy', %s, false)", [str(at_top + 1)])
     check("counter at its top: the next unit",
           f"""SELECT array_agg(({s}._comb_position('t', {s}._comb_us({s}.comb_timestamp(id, 'legacy')), 'legacy') >> 12)
                                - (%s::bigint >> 12) ORDER BY n)
               FROM (SELECT n, {s}.comb_uuid('legacy') AS id FROM generate_series(1, 3) n) g""", [0, 1, 1], [at_top])
     # The end of the clock: the last unit's counter exhausted is 22008, naming the last unit.
-    conn.execute("SELECT set_config('comb_portable.last_binary', %s, false)", [str(253_402_300_799_999 * 4096 + 4095)])
+    conn.execute("SELECT set_config('comb_portable.next_binary', %s, false)", [str(253_402_300_799_999 * 4096 + 4095 + 1)])
     check("past the clock's last unit: 22008", "SELECT %s", "22008", [sqlstate(f"SELECT {s}.comb_uuid('binary')")])
     # Back to the clock for the checks below.
-    conn.execute("RESET comb_portable.last_binary; RESET comb_portable.last_sqlserver; RESET comb_portable.last_legacy; "
-                 "RESET comb_portable.last_postgresql")
+    conn.execute("SELECT set_config('comb_portable.next_postgresql', %s, false)", [str(253_402_300_799_999 * 4096 + 4095 + 1)])
+    check("past the clock's last unit: 22008 from comb_uuid() too", "SELECT %s", "22008", [sqlstate(f"SELECT {s}.comb_uuid()")])
+    conn.execute("RESET comb_portable.next_binary; RESET comb_portable.next_sqlserver; RESET comb_portable.next_legacy; "
+                 "RESET comb_portable.next_postgresql")
     # Settings follow transactions: the state of a rolled-back transaction is gone, and a setting
     # first made in one reads '' afterwards; generation goes on from the clock either way.
     with connect() as other:
@@ -171,7 +173,7 @@ def main():
         other.execute(f"SELECT {s}.comb_uuid('binary_sqldatetime')")
         other.execute("ROLLBACK")
         check("after a rolled-back first use: the setting reads ''",
-              "SELECT current_setting('comb_portable.last_binary_sqldatetime', true)", "", on=other)
+              "SELECT current_setting('comb_portable.next_binary_sqldatetime', true)", "", on=other)
         check("after a rolled-back first use: generation works",
               f"SELECT {s}.comb_uuid('binary_sqldatetime') IS NOT NULL", True, on=other)
 
