@@ -32,6 +32,8 @@ CREATE = re.compile(
     r"(?:@extschema@\.)?(\"[^\"]+\"|\w+)",
     re.IGNORECASE | re.MULTILINE,
 )
+# Operators are named by symbols, not identifiers.
+CREATE_OPERATOR = re.compile(r"^CREATE\s+OPERATOR\s+(?:@extschema@\.)?([~!@#%^&|`?+\-*/<>=]+)\s*\(", re.MULTILINE)
 
 
 def version():
@@ -64,6 +66,9 @@ def objects(script):
         name = name[1:-1] if name.startswith('"') else name.lower()
         if (group, name) not in found:
             found.append((group, name))
+    for name in CREATE_OPERATOR.findall(script):
+        if ("operator", name) not in found:
+            found.append(("operator", name))
     return found
 
 
@@ -82,6 +87,7 @@ def install(files, script, found):
     routines = [n for g, n in found if g == "routine"]
     types = [n for g, n in found if g == "type"]
     relations = [n for g, n in found if g == "relation"]
+    operators = [n for g, n in found if g == "operator"]
     return header(files, "install into the first schema of the search_path") + f"""-- From psql:   psql -v ON_ERROR_STOP=1 -c 'SET search_path = ids' -f comb_ext_install.sql
 -- Elsewhere:   SET search_path = ids;  then run this file's text.
 -- Needs only CREATE on that schema. Refuses a schema that holds any of the edition's names already
@@ -106,6 +112,9 @@ BEGIN
         UNION ALL
         SELECT c.relname::text FROM pg_catalog.pg_class AS c
         WHERE c.relnamespace = target_oid AND c.relname = ANY ({sql_array(relations)})
+        UNION ALL
+        SELECT o.oprname::text FROM pg_catalog.pg_operator AS o
+        WHERE o.oprnamespace = target_oid AND o.oprname = ANY ({sql_array(operators)})
     ) AS found;
     IF clash IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = '42710',
@@ -124,6 +133,7 @@ def uninstall(files, found):
     routines = [n for g, n in found if g == "routine"]
     types = [n for g, n in found if g == "type"]
     relations = [n for g, n in found if g == "relation"]
+    operators = [n for g, n in found if g == "operator"]
     return header(files, "uninstall from the first schema of the search_path") + f"""-- From psql:   psql -v ON_ERROR_STOP=1 -c 'SET search_path = ids' -f comb_ext_uninstall.sql
 -- Drops the edition's own names from that schema and nothing else, never with CASCADE: while a
 -- table, view or function of yours uses sno or uid8_mode it stops with 2BP01 and drops nothing.
@@ -154,6 +164,10 @@ BEGIN
         SELECT pg_catalog.format('DROP %s %I.%I', CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, target, t.typname)
         FROM pg_catalog.pg_type AS t
         WHERE t.typnamespace = target_oid AND t.typname = ANY ({sql_array(types)})
+        UNION ALL
+        SELECT pg_catalog.format('DROP OPERATOR %s', o.oid::pg_catalog.regoperator)
+        FROM pg_catalog.pg_operator AS o
+        WHERE o.oprnamespace = target_oid AND o.oprname = ANY ({sql_array(operators)})
     ) AS statements;
     IF remaining IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = '42704',

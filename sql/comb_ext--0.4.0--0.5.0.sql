@@ -55,3 +55,18 @@ COMMENT ON FUNCTION uid8_watermark() IS
   'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
 COMMENT ON FUNCTION comb_watermark_holders() IS
   'The open transactions (pid) and prepared ones (prepared_xid) that hold watermarks back, per family, with the time of their earliest id';
+
+-- Key functions whose native uuid order is SQL Server's, or the binary formats': the SQL edition
+-- (portable/) has them too, for indexes and ORDER BY without an operator class.
+CREATE FUNCTION uuid_sqlserver_key("id" uuid) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'uuid_sqlserver_key_wrapper';
+
+CREATE FUNCTION uuid_binary_key("id" uuid) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'uuid_binary_key_wrapper';
+
+COMMENT ON FUNCTION uuid_sqlserver_key(uuid) IS
+  'The uuid whose native order is SQL Server''s order of id (its bytes 10-15, 8-9, 7-6, 5-4, 3-0): for expression indexes, ORDER BY and partition bounds without the operator class, as in the SQL edition';
+COMMENT ON FUNCTION uuid_binary_key(uuid) IS
+  'The uuid whose native order is the binary formats'' order of id (.NET ToByteArray bytes: 3-0, 5-4, 7-6, 8-15), as in the SQL edition';

@@ -36,6 +36,10 @@ COMMENT ON FUNCTION uuid_sqlserver_lt(uuid, uuid) IS 'Implements #<#: less than 
 COMMENT ON FUNCTION uuid_sqlserver_le(uuid, uuid) IS 'Implements #<=#: less than or equal in SQL Server order';
 COMMENT ON FUNCTION uuid_sqlserver_ge(uuid, uuid) IS 'Implements #>=#: greater than or equal in SQL Server order';
 COMMENT ON FUNCTION uuid_sqlserver_gt(uuid, uuid) IS 'Implements #>#: greater than in SQL Server order';
+COMMENT ON FUNCTION uuid_sqlserver_key(uuid) IS
+  'The uuid whose native order is SQL Server''s order of id (its bytes 10-15, 8-9, 7-6, 5-4, 3-0): for expression indexes, ORDER BY and partition bounds without the operator class, as in the SQL edition';
+COMMENT ON FUNCTION uuid_binary_key(uuid) IS
+  'The uuid whose native order is the binary formats'' order of id (.NET ToByteArray bytes: 3-0, 5-4, 7-6, 8-15), as in the SQL edition';
 COMMENT ON FUNCTION uuid_sqlserver_sortsupport(internal) IS
   'Sort support for uuid_sqlserver_ops, with abbreviated keys';
 COMMENT ON OPERATOR #<# (uuid, uuid) IS 'less than in SQL Server uniqueidentifier order';

@@ -30,6 +30,20 @@ macro_rules! sqlserver_operators {
 
 sqlserver_operators!(uuid_sqlserver_lt => is_lt, uuid_sqlserver_le => is_le, uuid_sqlserver_ge => is_ge, uuid_sqlserver_gt => is_gt);
 
+/// The uuid whose native (byte) order is `id`'s SQL Server order: its bytes most significant first.
+/// For an expression index, ORDER BY or partition bounds without the operator class; the SQL edition
+/// (portable/), which cannot create one, has the same function, so SQL moves between the two.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_sqlserver_key(id: Uuid) -> Uuid {
+    Uuid::from_bytes(Order::SqlServer.key(&id).to_be_bytes())
+}
+
+/// The same for the `binary` formats' order (.NET `Guid.ToByteArray()` compared as raw bytes).
+#[pg_extern(immutable, strict, parallel_safe)]
+fn uuid_binary_key(id: Uuid) -> Uuid {
+    Uuid::from_bytes(Order::DotNetBytes.key(&id).to_be_bytes())
+}
+
 /// The 16 bytes a `uuid` Datum points to.
 ///
 /// SAFETY: `datum` must be a non-null `uuid` Datum (pass-by-reference, 16 bytes, never toasted).

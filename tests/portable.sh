@@ -3,8 +3,9 @@
 #  1. portable/dist/ is what portable/build.py makes of portable/*.sql;
 #  2. psql -f install as a role with only CREATE on one schema (no superuser, no CREATE on the
 #     database), in a database where no comb_ext library is loaded or declared; every entry of
-#     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and, when present, for the
-#     COMB family (tests/portable_comb_vectors.*); a second install into the same schema and an
+#     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and for the COMB family
+#     (tests/portable_comb_vectors.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
+#     with TEMP granted for it); a second install into the same schema and an
 #     install into a schema without CREATE are refused; the uninstall stops while a table uses sno and
 #     then removes every object;
 #     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
@@ -16,7 +17,7 @@
 #     itself is refused here (55000), as this server has the compiled edition's control file;
 #  4. the differential test against the compiled edition (installed by scripts/test.sh before this
 #     runs): random inputs through both, every result and SQLSTATE equal; 100,000 cases per function
-#     on 18, 20,000 on the other majors; and the COMB family's (tests/portable_diff.py) when present.
+#     on 18, 20,000 on the other majors, for sno, muid and uid8 and the COMB family (tests/portable_diff.py).
 #   bash tests/portable.sh WORKDIR MAJOR      (PGBIN: the major's binaries; port COMB_EXT_TEST_PORT+40)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -88,17 +89,6 @@ no_library() {
     echo "  database $db: no comb_ext extension, no function of a comb_ext library"
 }
 
-comb_vectors() {
-    local conn=$1 schema=$2
-    if [ -f "$REPO/tests/portable_comb_vectors.py" ]; then
-        "$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$conn" "$schema"
-    elif [ -f "$REPO/tests/portable_comb_vectors.sh" ]; then
-        bash "$REPO/tests/portable_comb_vectors.sh" "$conn" "$schema"
-    else
-        echo "  COMB vectors: not run (no tests/portable_comb_vectors.* in this tree)"
-    fi
-}
-
 say "[pg$MAJOR portable] psql -f install as a role with only CREATE on schema ids, in a database without comb_ext's library"
 admin -d postgres -c "CREATE ROLE portable_user LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
 limited_database portable portable_user
@@ -110,8 +100,11 @@ expect_error 42501 portable_user portable -c 'SET search_path = other' -f "$REPO
 lap
 
 say "[pg$MAJOR portable] tests/vectors (sno, muid, uid8) against the SQL edition"
+# The installing role had only CREATE on ids; the checks below make temporary tables and functions,
+# so TEMP from here to the end of the generator's checks.
+admin -d portable -c "GRANT TEMP ON DATABASE portable TO portable_user"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" ids
-comb_vectors "$(conninfo portable_user portable)" ids
+"$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$(conninfo portable_user portable)" ids
 # The bodies name built-in functions pg_catalog.name: a schema that shadows them, ahead of pg_catalog
 # in the caller's search_path, changes nothing.
 admin -d portable -c "CREATE SCHEMA shadow" -c "GRANT USAGE ON SCHEMA shadow TO portable_user" -f - <<'SQL'
@@ -129,6 +122,11 @@ SQL
 echo "  again with search_path = shadow, pg_catalog, ids (shadow has its own substr, ascii, replace, encode, int8send, lpad, to_hex, upper, length)"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" "shadow, pg_catalog, ids"
 admin -d portable -c "DROP SCHEMA shadow CASCADE" 2>/dev/null
+lap
+
+say "[pg$MAJOR portable] comb_uuid's generator as the installing role: order, sub-millisecond fraction, session state, clock step back, EXPLAIN of comb_in_range and the SQL Server key"
+"$PYTHON" "$REPO/tests/portable_comb_behaviour.py" "$(conninfo portable_user portable)" ids
+admin -d portable -c "REVOKE TEMP ON DATABASE portable FROM portable_user"
 lap
 
 say "[pg$MAJOR portable] muid_new: $SESSIONS sessions at once, a cancel behind the timeline's lock, a timeline ahead of the clock, a crash restart"
@@ -169,8 +167,9 @@ if [ $pgtle = yes ]; then
     fi
     as_role portable_tle_admin -d tle -c "SET comb_ext_install.extension_name = 'comb_ext_portable'" -f "$REPO/portable/dist/comb_ext_pgtle.sql"
     as_role portable_tle -d tle -c "CREATE EXTENSION comb_ext_portable SCHEMA ids"
+    admin -d tle -c "GRANT TEMP ON DATABASE tle TO portable_tle"  # for the checks' temporary tables
     "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_tle tle)" ids
-    comb_vectors "$(conninfo portable_tle tle)" ids
+    "$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$(conninfo portable_tle tle)" ids
     as_role portable_tle -d tle -c "DROP EXTENSION comb_ext_portable"
     as_role portable_tle_admin -d tle -c "SELECT pgtle.uninstall_extension('comb_ext_portable')" >/dev/null
     lap
@@ -183,11 +182,13 @@ admin -d postgres -c "CREATE DATABASE diff"
 admin -d diff -c "CREATE SCHEMA compiled" -c "CREATE EXTENSION comb_ext SCHEMA compiled" -c "CREATE SCHEMA ids"
 cluster_psql "$CLUSTER" "$PORT" -qAt -d diff -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_install.sql"
 "$PYTHON" "$REPO/tests/portable_ids.py" diff "$(conninfo postgres diff)" compiled ids "$CASES"
-if [ -f "$REPO/tests/portable_diff.py" ]; then
-    "$PYTHON" "$REPO/tests/portable_diff.py" "$(conninfo postgres diff)" compiled ids "$CASES"
-else
-    echo "  COMB differential: not run (no tests/portable_diff.py in this tree)"
-fi
+"$PYTHON" "$REPO/tests/portable_diff.py" "$(conninfo postgres diff)" compiled ids "$CASES"
+# The key functions both editions have for SQL Server and binary order, on random uuids and NULL.
+differ=$(admin -d diff -c "SELECT count(*) FROM (SELECT pg_catalog.gen_random_uuid() AS u FROM pg_catalog.generate_series(1, $CASES)
+    UNION ALL SELECT NULL) AS s WHERE compiled.uuid_sqlserver_key(u) IS DISTINCT FROM ids.uuid_sqlserver_key(u)
+    OR compiled.uuid_binary_key(u) IS DISTINCT FROM ids.uuid_binary_key(u)")
+[ "$differ" = 0 ] || { echo "  FAILED: uuid_sqlserver_key/uuid_binary_key differ between the editions for $differ of $CASES uuids" >&2; exit 1; }
+echo "  uuid_sqlserver_key, uuid_binary_key: $CASES random uuids and NULL, 0 differences"
 lap
 
 cluster_stop "$CLUSTER"

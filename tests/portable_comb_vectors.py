@@ -71,8 +71,8 @@ def main():
         return len(data)
 
     def failing(condition):
-        """Entries for which `condition` does not hold, as text; None when every one passes."""
-        return f"SELECT string_agg(e::text, E'\\n') FROM rows WHERE NOT ({condition})"
+        """Entries for which `condition` does not hold (false or NULL), as text; None when every one passes."""
+        return f"SELECT string_agg(e::text, E'\\n') FROM rows WHERE ({condition}) IS NOT TRUE"
 
     conn.execute("""
         CREATE FUNCTION pg_temp.sqlstate(statement text) RETURNS text LANGUAGE plpgsql AS $f$

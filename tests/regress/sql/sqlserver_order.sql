@@ -57,4 +57,19 @@ RESET ALL;
 SET enable_mergejoin = off;
 SELECT count(*) = :merge_join_rows AS merge_join_agrees_with_hash_join FROM sq JOIN sq2 USING (id);
 RESET ALL;
+
+-- The key functions (the SQL edition has them too): the bytes rearranged most significant first,
+-- worked out from the orders in docs/formats-reference.md: SQL Server 10-15, 8-9, 7, 6, 5, 4, 3, 2, 1, 0
+-- gives aabbccdd-eeff-8899-7766-554433221100; .NET ToByteArray 3-0, 5-4, 7-6, 8-15 gives
+-- 33221100-5544-7766-8899-aabbccddeeff.
+SELECT uuid_sqlserver_key('00112233-4455-6677-8899-aabbccddeeff') AS sqlserver_key,
+       uuid_binary_key('00112233-4455-6677-8899-aabbccddeeff') AS binary_key,
+       uuid_sqlserver_key(NULL) IS NULL AS strict;
+-- Ordering by the key is ordering by the class, and the binary key's bytes are the spelled-out key's.
+SELECT count(*) = count(*) FILTER (WHERE a.id = b.id) AS same_order
+FROM (SELECT id, row_number() OVER (ORDER BY id USING #<#) AS n FROM sq) a
+JOIN (SELECT id, row_number() OVER (ORDER BY uuid_sqlserver_key(id)) AS n FROM sq) b USING (n);
+SELECT bool_and(uuid_send(uuid_binary_key(id)) = regress_order_key(id, 'binary')
+            AND uuid_send(uuid_sqlserver_key(id)) = regress_order_key(id, 'sqlserver')) AS keys_as_spelled_out
+FROM sq;
 DROP TABLE sq, sq2;
