@@ -118,9 +118,41 @@ CREATE FUNCTION shadow.lpad(text, integer, text) RETURNS text LANGUAGE sql AS $$
 CREATE FUNCTION shadow.to_hex(bigint) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
 CREATE FUNCTION shadow.upper(text) RETURNS text LANGUAGE sql AS $$ SELECT text 'z' $$;
 CREATE FUNCTION shadow.length(bytea) RETURNS integer LANGUAGE sql AS $$ SELECT 0 $$;
+-- What comb_uuid()'s inlined body calls.
+CREATE FUNCTION shadow.overlay(bit, bit, integer, integer) RETURNS bit LANGUAGE sql AS $$ SELECT B'0' $$;
+CREATE FUNCTION shadow.substring(bytea, integer) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.uuid_send(uuid) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.gen_random_uuid() RETURNS uuid LANGUAGE sql AS $$ SELECT uuid '00000000-0000-4000-8000-000000000000' $$;
+CREATE FUNCTION shadow.clock_timestamp() RETURNS timestamptz LANGUAGE sql AS $$ SELECT timestamptz '2001-01-01 00:00+00' $$;
+CREATE FUNCTION shadow.timestamptz_send(timestamptz) RETURNS bytea LANGUAGE sql AS $$ SELECT bytea '\x00' $$;
+CREATE FUNCTION shadow.div(numeric, numeric) RETURNS numeric LANGUAGE sql AS $$ SELECT 0::numeric $$;
+CREATE FUNCTION shadow.set_config(text, text, boolean) RETURNS text LANGUAGE sql AS $$ SELECT text '0' $$;
+CREATE FUNCTION shadow.current_setting(text, boolean) RETURNS text LANGUAGE sql AS $$ SELECT text '0' $$;
 SQL
-echo "  again with search_path = shadow, pg_catalog, ids (shadow has its own substr, ascii, replace, encode, int8send, lpad, to_hex, upper, length)"
+echo "  again with search_path = shadow, pg_catalog, ids (shadow has its own substr, ascii, replace, encode, int8send, lpad, to_hex, upper, length, overlay, substring, uuid_send, gen_random_uuid, clock_timestamp, timestamptz_send, div, set_config, current_setting)"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" "shadow, pg_catalog, ids"
+# comb_uuid() is inlined, so its body is parsed in the caller's search_path. Under the shadowing one,
+# 1000 values from the clock must be distinct with distinct random tails, increasing, version 4
+# variant 10, and hold the time they were made; then 1000 more from a session state set at
+# 2100-01-01 00:00 UTC (position 4102444800000 * 4096) must go on from it, one counter step each.
+comb_check="(pg_catalog.count(DISTINCT id) OPERATOR(pg_catalog.=) 1000)
+       AND (pg_catalog.count(DISTINCT pg_catalog.substr(id::text, 20, 17)) OPERATOR(pg_catalog.=) 1000)
+       AND pg_catalog.bool_and((pg_catalog.substr(id::text, 15, 1) OPERATOR(pg_catalog.=) '4')
+                               AND (pg_catalog.substr(id::text, 20, 1) OPERATOR(pg_catalog.=) ANY ('{8,9,a,b}')))
+       AND pg_catalog.bool_and(nxt IS NULL OR (id OPERATOR(pg_catalog.<) nxt))"
+comb_made="FROM (SELECT id, pg_catalog.lead(id) OVER (ORDER BY n) AS nxt
+          FROM (SELECT n, comb_uuid() AS id FROM pg_catalog.generate_series(1, 1000) n) made) g"
+shadowed=$(as_role portable_user -d portable -c "SET search_path = shadow, pg_catalog, ids" -c "
+    SELECT $comb_check
+       AND pg_catalog.bool_and((ids.comb_timestamp(id) OPERATOR(pg_catalog.>=) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '1 minute'))
+                               AND (ids.comb_timestamp(id) OPERATOR(pg_catalog.<=) (pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) interval '1 minute')))
+    $comb_made" -c "SELECT pg_catalog.set_config('comb_portable.next_postgresql', '16803613900800000', false) IS NULL" -c "
+    SELECT $comb_check
+       AND pg_catalog.bool_and(ids.comb_timestamp(id) OPERATOR(pg_catalog.=) timestamptz '2100-01-01 00:00+00')
+       AND (pg_catalog.current_setting('comb_portable.next_postgresql') OPERATOR(pg_catalog.=) '16803613900801000')
+    $comb_made")
+[ "$shadowed" = "$(printf 't\nf\nt')" ] || { echo "  FAILED: comb_uuid() under search_path = shadow, pg_catalog, ids: values not as the edition makes them ($shadowed)" >&2; exit 1; }
+echo "  comb_uuid() under that search_path: 1000 values from the clock and 1000 from a session state, distinct, increasing, version 4 variant 10, random tails, holding their time"
 admin -d portable -c "DROP SCHEMA shadow CASCADE" 2>/dev/null
 lap
 
