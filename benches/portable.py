@@ -16,6 +16,9 @@ from ids import Cluster, log, measure_generation  # noqa: E402
 from keys import PGBENCH_BATCH, concurrent_load  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Not the edition: bounds on any SQL-only generator (benches/portable_reference.sql).
+REFERENCES = [("reference: stateless, gen_random_uuid()", "reference.stateless_comb()"),
+              ("reference: sha256 pool (not shipped)", "reference.sha256_pool_comb()")]
 FORMATS = ["postgresql", "sqlserver", "legacy", "binary", "postgresql_sqldatetime", "binary_sqldatetime", "ticks", "uuidv7"]
 # Where each format's values sort by time: the column's own uuid order, or an index on a key.
 KEY_INDEX = {"sqlserver": "portable.uuid_sqlserver_key(id)", "legacy": "portable.uuid_sqlserver_key(id)",
@@ -32,6 +35,8 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--calls", type=int, default=200_000)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--baseline-name", default="the file given", help="how the report names --baseline")
+    parser.add_argument("--baseline", help="another portable/comb.sql (e.g. an older commit's), measured as 'baseline'")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     work = f"{args.host}/work"
@@ -40,8 +45,13 @@ def main():
     cluster.sql("CREATE DATABASE bench", db="postgres")
     with open(os.path.join(REPO, "portable", "comb.sql")) as source:
         edition = source.read().replace("@extschema@", "portable")
+    with open(os.path.join(REPO, "benches", "portable_reference.sql")) as source:
+        reference_generators = source.read()
     cluster.sql("CREATE SCHEMA compiled; CREATE EXTENSION comb_ext SCHEMA compiled; CREATE EXTENSION pgstattuple; "
-                "CREATE SCHEMA portable;\n" + edition)
+                "CREATE SCHEMA portable;\n" + edition + "\nCREATE SCHEMA reference;\n" + reference_generators)
+    if args.baseline:
+        with open(args.baseline) as source:
+            cluster.sql("CREATE SCHEMA baseline;\n" + source.read().replace("@extschema@", "baseline"))
     version = cluster.sql("SELECT version()").split(" on ")[0]
     has_uuidv7 = cluster.sql("SELECT to_regprocedure('uuidv7()') IS NOT NULL") == "t"
     log(version)
@@ -54,6 +64,9 @@ def main():
     generators.append(("compiled comb_uuid()", "compiled.comb_uuid()"))
     generators.append(("SQL edition comb_uuid()", "portable.comb_uuid()"))
     generators += [(f"SQL edition comb_uuid('{f}')", f"portable.comb_uuid('{f}'::portable.comb_format)") for f in FORMATS[1:]]
+    generators += REFERENCES
+    if args.baseline:
+        generators.append(("baseline comb_uuid()", "baseline.comb_uuid()"))
     log(f"1. generation: {args.calls:,} calls × {len(generators)} generators × 5 rounds")
     base, ns = measure_generation(cluster, args.calls, generators=generators)
     reference = "uuidv7()" if has_uuidv7 else "gen_random_uuid()"
@@ -63,13 +76,15 @@ def main():
         f"Produced by `bash benches/portable.sh {args.major} {args.rows} {args.calls}` on "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, {version}, a throwaway cluster "
         "with default settings but `jit = off`; the SQL edition (portable/comb.sql) in schema `portable`, the compiled "
-        "edition (release build) in schema `compiled`. Every ratio is against a baseline measured in this run; no timing "
-        "here is a pass/fail test.",
+        "edition (release build) in schema `compiled`"
+        + (f"; `baseline` is the SQL edition of `{args.baseline_name}`" if args.baseline else "")
+        + ". Every ratio is against a baseline measured in this run; no timing here is a pass/fail test.",
         "",
         "## 1. Generation cost",
         "",
         f"`SELECT count(f()) FROM generate_series(1, {args.calls:,})`, median server execution time (EXPLAIN ANALYZE) of "
-        f"5 rounds (order rotated each round), net of `count(*)` over the same series ({base:.0f} ms).",
+        f"5 rounds (order rotated each round), net of `count(*)` over the same series ({base:.0f} ms). The `reference` "
+        "rows are not the edition (see section 2).",
         "",
         f"| generator | ns per call | × {reference} | × gen_random_uuid() | × compiled comb_uuid() |",
         "|---|---:|---:|---:|---:|",
@@ -87,7 +102,10 @@ def main():
                 ("SQL edition comb_uuid()", "uuid PRIMARY KEY DEFAULT portable.comb_uuid()", ""),
                 ("SQL edition comb_uuid('sqlserver')", "uuid NOT NULL DEFAULT portable.comb_uuid('sqlserver'::portable.comb_format)",
                  "CREATE UNIQUE INDEX bulk_t_id ON bulk_t (portable.uuid_sqlserver_key(id));")]
-    rounds = 3
+    columns += [(name, f"uuid PRIMARY KEY DEFAULT {call}", "") for name, call in REFERENCES]
+    if args.baseline:
+        columns.append(("baseline comb_uuid()", "uuid PRIMARY KEY DEFAULT baseline.comb_uuid()", ""))
+    rounds = 5
     log(f"2. bulk insert: {args.rows:,} rows, {rounds} rounds × {len(columns)} keys")
     runs = {name: [] for name, _, _ in columns}
     for r in range(rounds):
@@ -103,8 +121,11 @@ def main():
         "## 2. Bulk insert",
         "",
         f"`INSERT INTO t (payload) SELECT 'x' FROM generate_series(1, {args.rows:,})` from one session into a fresh "
-        "`(id <key>, payload text)`, median of 3 rounds (order rotated), psql's `\\timing`. The `sqlserver` row keeps "
-        "its values in SQL Server order with `CREATE UNIQUE INDEX ... (portable.uuid_sqlserver_key(id))`.",
+        f"`(id <key>, payload text)`, median of {rounds} rounds (order rotated), psql's `\\timing`. The `sqlserver` row "
+        "keeps its values in SQL Server order with `CREATE UNIQUE INDEX ... (portable.uuid_sqlserver_key(id))`. The "
+        "two `reference` rows are not the edition (benches/portable_reference.sql): the floor of any SQL generator that "
+        "draws from `gen_random_uuid()` per call (comb_uuid()'s bytes without its session state), and a keyed sha256 "
+        "pool in a setting, not shipped as a rollback after a clock step back gives the same values again.",
         "",
         "| key | seconds (median) | rounds | × bigserial |",
         "|---|---:|---|---:|",
@@ -168,6 +189,8 @@ def main():
             targets.append((f"`{name}` leaf density at 8 clients ≥ 89%", f"{density:.1f}%", density >= 89.0))
     lines += ["", "## Targets", "", "| target | measured | met |", "|---|---:|---|"]
     lines += [f"| {t} | {m} | {'yes' if ok else '**no**'} |" for t, m, ok in targets]
+    lines += ["", "Bulk insert of the reference generators in this run (× bigserial): "
+              + "; ".join(f"{name} {medians[name] / serial:.2f}" for name, _ in REFERENCES) + "."]
     lines += ["", f"Run time: {time.monotonic() - started:.0f} s."]
     path = os.path.join(args.out, f"portable-pg{args.major}.md")
     with open(path, "w") as f:

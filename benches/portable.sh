@@ -9,6 +9,8 @@
 #   bash benches/portable.sh MAJOR [rows (default 1000000)] [generation calls (default 200000)]
 #   COMB_EXT_BENCH_DIR, COMB_EXT_BENCH_PORT   the cluster's directory and port (default /tmp/comb_ext_bench_portable, 54344)
 #   COMB_EXT_BENCH_OUT                        where the report goes (default benches/results)
+#   COMB_EXT_PORTABLE_BASELINE=COMMIT         also measure that commit's portable/comb.sql as `baseline`
+#                                             (an A/B of the SQL edition in one run)
 set -euo pipefail
 MAJOR=${1:?usage: bash benches/portable.sh MAJOR [rows] [calls]}
 ROWS=${2:-1000000}
@@ -23,5 +25,10 @@ OUT=${COMB_EXT_BENCH_OUT:-$REPO/benches/results}
 
 bench_cluster "$DIR" "$PORT" "jit = off"
 
+baseline=()
+if [ -n "${COMB_EXT_PORTABLE_BASELINE:-}" ]; then
+    git -C "$REPO" show "$COMB_EXT_PORTABLE_BASELINE:portable/comb.sql" > "$DIR/baseline_comb.sql"
+    baseline=(--baseline "$DIR/baseline_comb.sql" --baseline-name "$(git -C "$REPO" rev-parse --short "$COMB_EXT_PORTABLE_BASELINE")")
+fi
 python3 "$REPO/benches/portable.py" --host "$DIR" --port "$PORT" --bin "$PGBIN" --major "$MAJOR" \
-    --rows "$ROWS" --calls "$CALLS" --out "$OUT"
+    --rows "$ROWS" --calls "$CALLS" --out "$OUT" "${baseline[@]}"
