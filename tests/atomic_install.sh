@@ -32,6 +32,8 @@ sql() { cluster_psql "$cluster" "$PORT" -d postgres -qAt -c "$1"; }
 
 # One psql session held open across the reinstall, fed one statement at a time.
 coproc SESSION { cluster_psql "$cluster" "$PORT" -d postgres -qAt 2>"$WORK/session.err"; }
+# bash unsets SESSION_PID once the coprocess has ended, which it may have by the wait at the end.
+session_pid=$SESSION_PID
 # ask SQL: run SQL in the held session and print its output; fails if the session is gone.
 ask() {
     local line out=()
@@ -89,6 +91,6 @@ fi
 if [ -n "${SESSION[1]:-}" ]; then
     fd=${SESSION[1]}
     exec {fd}>&-
-    wait "$SESSION_PID" || true
+    wait "$session_pid" || true
 fi
 exit $status

@@ -23,6 +23,8 @@ sql newcomer -c "CREATE EXTENSION comb_ext"
 # ends. Each makes 30,000 ids in one transaction (about 30 ms: it fills milliseconds, so claims
 # more ids), reports how many it held inside the transaction and how many after it.
 coproc DRIVER { sql hoarder 2>&1; }
+# bash unsets DRIVER_PID once the coprocess has ended, which it may have by the wait below.
+driver_pid=$DRIVER_PID
 cat >&"${DRIVER[1]}" <<SQL
 CREATE TEMP TABLE held (session int, during int, after int);
 DO \$\$
@@ -54,7 +56,7 @@ IFS='|' read -r _ sessions most_during sessions_past_one most_after held_now <<<
 newcomer=$(cluster_psql "$DIR" "$PORT" -d newcomer -U newcomer -qAt -v ON_ERROR_STOP=0 -c "SELECT uid8_new() IS NOT NULL" 2>&1 || true)
 echo "uid8 hoarding: $sessions idle sessions after a bulk of 30,000 each: up to $most_during ids held during it ($sessions_past_one sessions past one), at most $most_after each after it, $held_now held in all; a new session in another database: $newcomer"
 exec {DRIVER[1]}>&-
-wait "$DRIVER_PID" 2>/dev/null || true
+wait "$driver_pid" 2>/dev/null || true
 [ "$sessions" = "$SESSIONS" ] && [ "$sessions_past_one" -gt 0 ] && [ "$most_after" = 1 ] &&
     [ "$held_now" -le "$SESSIONS" ] && [ "$newcomer" = t ] || { echo "uid8 hoarding: FAILED" >&2; exit 1; }
 echo "uid8 hoarding: passed"
