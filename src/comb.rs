@@ -89,6 +89,43 @@ impl From<FormatArg> for Format {
     }
 }
 
+/// A format passed as `text` and read by its label: the argument of each `comb_format` function's
+/// `text` twin. An untyped literal (`comb_timestamp(id, 'legacy')`) prefers a `text` parameter to
+/// any other, so without the twin a `text` overload planted in any schema on the search_path would
+/// take the call ([docs/guarantees.md](../docs/guarantees.md#names-on-the-search_path)).
+#[derive(Clone, Copy)]
+pub struct FormatName(Format);
+
+impl FromDatum for FormatName {
+    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, typoid: pg_sys::Oid) -> Option<Self> {
+        let name = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
+        match Format::from_name(name) {
+            Some(format) => Some(FormatName(format)),
+            None => errors::invalid_label("comb_format", name, &Format::ALL.map(Format::name)),
+        }
+    }
+}
+
+unsafe impl<'fcx> ArgAbi<'fcx> for FormatName {
+    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
+        // SAFETY: pgrx calls this only for an argument of SQL type text.
+        unsafe { errors::strict_arg(arg) }
+    }
+}
+
+unsafe impl SqlTranslatable for FormatName {
+    const TYPE_IDENT: &'static str = <String as SqlTranslatable>::TYPE_IDENT;
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("text"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("text")));
+}
+
+impl From<FormatName> for Format {
+    fn from(format: FormatName) -> Format {
+        format.0
+    }
+}
+
 /// This backend's generators (one per format, for per-session monotonicity) and its RNG.
 struct Session {
     rng: ProcessRng,
@@ -188,7 +225,16 @@ fn report_for(function: &str, id: Option<Uuid>, format: Format, error: CombError
 /// formats).
 #[pg_extern(volatile, parallel_restricted)]
 fn comb_watermark(format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    let format = Format::from(format);
+    watermark_of(format.into())
+}
+
+/// `comb_watermark(format)` with the format as text.
+#[pg_extern(volatile, parallel_restricted, name = "comb_watermark")]
+fn comb_watermark_named(format: FormatName) -> Uuid {
+    watermark_of(format.into())
+}
+
+fn watermark_of(format: Format) -> Uuid {
     let at = watermark::watermark_us("comb_watermark", Family::Comb);
     let clock = format.clock();
     match clock.units(at).and_then(|units| layout::floor(clock.unix_us(units), format)) {
@@ -231,7 +277,16 @@ fn comb_uuid_named(format: &str) -> Uuid {
 /// fraction of the clock unit in the counter bits.
 #[pg_extern(volatile, parallel_safe, name = "comb_uuid")]
 fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    let format = Format::from(format);
+    at(ts, format.into())
+}
+
+/// `comb_uuid(ts, format)` with the format as text.
+#[pg_extern(volatile, parallel_safe, name = "comb_uuid")]
+fn comb_uuid_at_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+    at(ts, format.into())
+}
+
+fn at(ts: TimestampWithTimeZone, format: Format) -> Uuid {
     let us = unix_us("comb_uuid", ts, format);
     match layout::at(random_bytes(), us, format) {
         Ok(id) => Uuid::from_bytes(id),
@@ -242,7 +297,16 @@ fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgre
 /// `base` with `ts` written over the format's time bytes (RT.Comb `Create(Guid, DateTime)`).
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    let format = Format::from(format);
+    stamp(base, ts, format.into())
+}
+
+/// `comb_stamp(base, ts, format)` with the format as text.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_stamp")]
+fn comb_stamp_named(base: Uuid, ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+    stamp(base, ts, format.into())
+}
+
+fn stamp(base: Uuid, ts: TimestampWithTimeZone, format: Format) -> Uuid {
     let us = unix_us("comb_stamp", ts, format);
     match layout::stamp(*base, us, format) {
         Ok(id) => Uuid::from_bytes(id),
@@ -253,7 +317,16 @@ fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(FormatArg,
 /// The time embedded in a COMB.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> TimestampWithTimeZone {
-    let format = Format::from(format);
+    timestamp_of(id, format.into())
+}
+
+/// `comb_timestamp(id, format)` with the format as text.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp")]
+fn comb_timestamp_named(id: Uuid, format: FormatName) -> TimestampWithTimeZone {
+    timestamp_of(id, format.into())
+}
+
+fn timestamp_of(id: Uuid, format: Format) -> TimestampWithTimeZone {
     match layout::timestamp(&id, format) {
         Ok(us) => timestamptz::from_unix_us(us),
         Err(error) => decode_error("comb_timestamp", id, format, error),
@@ -263,7 +336,16 @@ fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Time
 /// The smallest COMB, in the format's order, whose `comb_timestamp` is at or after `ts`.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_floor(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    let format = Format::from(format);
+    floor(ts, format.into())
+}
+
+/// `comb_floor(ts, format)` with the format as text.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_floor")]
+fn comb_floor_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+    floor(ts, format.into())
+}
+
+fn floor(ts: TimestampWithTimeZone, format: Format) -> Uuid {
     let us = unix_us("comb_floor", ts, format);
     match layout::floor(us, format) {
         Ok(id) => Uuid::from_bytes(id),
@@ -294,6 +376,12 @@ fn comb_range_bound(ts: TimestampWithTimeZone, format: FormatArg) -> Uuid {
     range_bound(ts, format.into())
 }
 
+/// `comb_range_bound(ts, format)` with the format as text.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_bound")]
+fn comb_range_bound_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+    range_bound(ts, format.into())
+}
+
 fn range_bound(ts: TimestampWithTimeZone, format: Format) -> Uuid {
     Uuid::from_bytes(layout::range_bound(bound(ts), format))
 }
@@ -306,9 +394,24 @@ fn comb_range_lower(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, 
     range_bound(lower, format.into())
 }
 
+/// `comb_range_lower(lower, upper, format)` with the format as text: the planner's rewrite of
+/// `comb_in_range`'s text twin calls it.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_lower")]
+fn comb_range_lower_named(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatName) -> Uuid {
+    let _ = upper;
+    range_bound(lower, format.into())
+}
+
 /// The upper (exclusive) bound of `comb_in_range(id, lower, upper, format)`; see `comb_range_lower`.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_range_upper(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatArg) -> Uuid {
+    let _ = lower;
+    range_bound(upper, format.into())
+}
+
+/// `comb_range_upper(lower, upper, format)` with the format as text; see `comb_range_lower_named`.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_upper")]
+fn comb_range_upper_named(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatName) -> Uuid {
     let _ = lower;
     range_bound(upper, format.into())
 }
@@ -322,7 +425,21 @@ fn comb_in_range(
     upper: TimestampWithTimeZone,
     format: default!(FormatArg, "'postgresql'"),
 ) -> bool {
-    let format = Format::from(format);
+    in_range(id, lower, upper, format.into())
+}
+
+/// `comb_in_range(id, lower, upper, format)` with the format as text, rewritten by the same support.
+#[pg_extern(immutable, strict, parallel_safe, support = comb_in_range_support, name = "comb_in_range")]
+fn comb_in_range_named(
+    id: Uuid,
+    lower: TimestampWithTimeZone,
+    upper: TimestampWithTimeZone,
+    format: FormatName,
+) -> bool {
+    in_range(id, lower, upper, format.into())
+}
+
+fn in_range(id: Uuid, lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: Format) -> bool {
     layout::in_range(
         &id,
         &layout::range_bound(bound(lower), format),

@@ -54,3 +54,13 @@ pub unsafe fn strict_arg<T: FromDatum>(arg: Arg<'_, '_>) -> T {
         None => raise(PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED, "unexpected NULL argument".into(), None),
     }
 }
+
+/// 22P02, as PostgreSQL's own enum input reports it, for a label passed as text to a `text` twin
+/// of an enum-typed function; the hint lists the labels.
+pub fn invalid_label(enum_type: &str, value: &str, labels: &[&str]) -> ! {
+    raise(
+        PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+        format!("invalid input value for enum {enum_type}: \"{value}\""),
+        Some(&format!("Valid values are {}.", labels.join(", "))),
+    )
+}

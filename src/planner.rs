@@ -107,10 +107,15 @@ pub unsafe fn in_range_simplified(
     }
     // The format decides the order, so it must be a constant now (a generic plan's parameter is
     // not: such a plan filters row by row).
-    let label_oid = pg_sys::Oid::from(constant(format)?.value() as u32);
+    // It is a comb_format label's OID, or text for the twin that takes the format as text.
+    let format_datum = constant(format)?;
     let format_type = (*format.cast::<pg_sys::Const>()).consttype;
-    let (label, _, _) = pgrx::enum_helper::lookup_enum_by_oid(label_oid);
-    let format_value = Format::from_name(&label)?;
+    let format_value = if format_type == pg_sys::TEXTOID {
+        Format::from_name(<&str>::from_datum(format_datum, false)?)?
+    } else {
+        let (label, _, _) = pgrx::enum_helper::lookup_enum_by_oid(pg_sys::Oid::from(format_datum.value() as u32));
+        Format::from_name(&label)?
+    };
     let schema = pg_sys::get_func_namespace((*call).funcid);
     // Everything looked up below must be this extension's own, as comb_in_range is.
     let extension = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, (*call).funcid);

@@ -10,7 +10,7 @@ use crate::shmem::Shared;
 use crate::timestamptz;
 use crate::watermark;
 use crate::{clock_wait, promotion, standby};
-use pgrx::callconv::{BoxRet, FcInfo};
+use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
 };
@@ -32,6 +32,35 @@ impl From<uid8_mode> for Mode {
             uid8_mode::time_sequential => Mode::TimeSequential,
         }
     }
+}
+
+/// A mode passed as `text` and read by its label: the argument of the `text` twins of `uid8_new`
+/// and `uid8_from_parts`, which an untyped literal resolves to before any planted overload
+/// ([docs/guarantees.md](../docs/guarantees.md#names-on-the-search_path)).
+pub struct ModeName(Mode);
+
+impl FromDatum for ModeName {
+    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, typoid: pg_sys::Oid) -> Option<Self> {
+        let name = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
+        match Mode::from_name(name) {
+            Some(mode) => Some(ModeName(mode)),
+            None => errors::invalid_label("uid8_mode", name, &Mode::ALL.map(Mode::name)),
+        }
+    }
+}
+
+unsafe impl<'fcx> ArgAbi<'fcx> for ModeName {
+    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
+        // SAFETY: pgrx calls this only for an argument of SQL type text.
+        unsafe { errors::strict_arg(arg) }
+    }
+}
+
+unsafe impl SqlTranslatable for ModeName {
+    const TYPE_IDENT: &'static str = <String as SqlTranslatable>::TYPE_IDENT;
+    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
+    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("text"));
+    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("text")));
 }
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
@@ -285,6 +314,16 @@ fn now_ms() -> i64 {
 /// kept until the session ends), the cluster id setting.
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
+    new_id(mode.into())
+}
+
+/// `uid8_new(mode)` with the mode as text (`DEFAULT uid8_new('time_sequential')`).
+#[pg_extern(volatile, parallel_restricted, name = "uid8_new")]
+fn uid8_new_named(mode: ModeName) -> i64 {
+    new_id(mode.0)
+}
+
+fn new_id(mode: Mode) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     standby::refuse_in_recovery("uid8_new", "cluster id");
     promotion::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
@@ -310,7 +349,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
                     if !watermark::hold(Family::Uid8, now_us) {
                         continue;
                     }
-                    let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
+                    let parts = Parts { timestamp_ms, sequence, generator, cluster, mode };
                     session.publish(generator, timestamp_ms);
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(
@@ -446,7 +485,16 @@ fn uid8_from_parts(
     cluster: i32,
     mode: default!(uid8_mode, "'spread'"),
 ) -> i64 {
-    let parts = Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() };
+    from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() })
+}
+
+/// `uid8_from_parts(...)` with the mode as text.
+#[pg_extern(immutable, strict, parallel_safe, name = "uid8_from_parts")]
+fn uid8_from_parts_named(timestamp_ms: i64, sequence: i32, generator: i32, cluster: i32, mode: ModeName) -> i64 {
+    from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.0 })
+}
+
+fn from_parts(parts: Parts) -> i64 {
     parts.encode().unwrap_or_else(|e| errors::out_of_range("uid8_from_parts", &e))
 }
 

@@ -20,6 +20,22 @@ pub enum Mode {
     TimeSequential,
 }
 
+impl Mode {
+    pub const ALL: [Mode; 2] = [Mode::Spread, Mode::TimeSequential];
+
+    /// The SQL label of the `uid8_mode` enum.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Spread => "spread",
+            Mode::TimeSequential => "time_sequential",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parts {
     /// ms since 1970, 0 <= ts < 2^42.
