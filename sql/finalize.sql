@@ -1,4 +1,5 @@
--- Every object of the extension carries a comment (\dT+, \df+ and pg_description show them).
+-- Runs once every object of the extension exists: a comment on each (\dT+, \df+ and
+-- pg_description show them), then the overloads that take untyped literals.
 
 COMMENT ON TYPE comb_format IS
   'Where a COMB keeps its time and which clock it uses: postgresql (default, unix ms in bytes 0-5), sqlserver (unix ms in bytes 10-15), legacy (SQL Server datetime in bytes 10-15), binary (unix ms in .NET ToByteArray bytes 0-5), postgresql_sqldatetime, binary_sqldatetime, ticks (.NET DateTime.Ticks for SQL Server order), uuidv7 (RFC 9562 version 7, as PostgreSQL 18''s uuidv7())';
@@ -9,6 +10,8 @@ COMMENT ON FUNCTION comb_uuid(comb_format) IS
   'New COMB uuid in the given format from the wall clock; values made by one session strictly increase in the format''s own order';
 COMMENT ON FUNCTION comb_uuid(text) IS
   'New COMB uuid in the format named by the text (lets comb_uuid(''sqlserver'') resolve without a cast)';
+COMMENT ON FUNCTION comb_uuid(timestamptz, text) IS
+  'comb_uuid(timestamptz, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_uuid(timestamptz, comb_format) IS
   'New COMB uuid carrying the given time: random bytes stamped with it, the bits after the time unit holding its fraction (RT.Comb Create(DateTime))';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, comb_format) IS
@@ -137,3 +140,172 @@ COMMENT ON FUNCTION uid8_watermark() IS
   'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
 COMMENT ON FUNCTION comb_watermark_holders() IS
   'The open transactions (pid) and prepared ones (prepared_xid) that hold watermarks back, per family, with the time of their earliest id';
+
+-- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
+COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, text) IS
+  'comb_stamp(uuid, timestamptz, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_timestamp(uuid, text) IS
+  'comb_timestamp(uuid, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_floor(timestamptz, text) IS
+  'comb_floor(timestamptz, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_range_bound(timestamptz, text) IS
+  'comb_range_bound(timestamptz, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_range_lower(timestamptz, timestamptz, text) IS
+  'comb_range_lower(timestamptz, timestamptz, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_range_upper(timestamptz, timestamptz, text) IS
+  'comb_range_upper(timestamptz, timestamptz, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_in_range(uuid, timestamptz, timestamptz, text) IS
+  'comb_in_range(uuid, timestamptz, timestamptz, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_watermark(text) IS
+  'comb_watermark(comb_format) with the format named by the text';
+COMMENT ON FUNCTION uid8_new(text) IS
+  'uid8_new(uid8_mode) with the mode named by the text';
+COMMENT ON FUNCTION uid8_from_parts(bigint, integer, integer, integer, text) IS
+  'uid8_from_parts(bigint, integer, integer, integer, uid8_mode) with the mode named by the text';
+
+-- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
+-- a call over every function of that name on the search_path, wherever it stands there: a quoted
+-- literal prefers a text parameter to any other, and an integer literal an exact int4 parameter
+-- (else double precision, numeric's preferred type). So comb_timestamp('...', 'legacy') would run a
+-- comb_timestamp(text, text) planted in any schema on the path, even after this one. For every
+-- function of the extension and every argument a literal can fill, the extension itself holds the
+-- overload such a call prefers: text for uuid, sno and bytea arguments, int4 for bigint ones,
+-- each combination of them, at each number of arguments its defaults allow (the enum arguments
+-- have text twins in the library). Each casts its arguments and calls the function it stands for,
+-- every name schema-qualified; the casts are immutable, so an inlined call of literals folds to
+-- the constants the literals gave before. Not timestamptz: its input is stable, and a text
+-- overload would turn constant range bounds into run-time ones (no plan-time pruning); a quoted
+-- literal there is the known gap (docs/guarantees.md#names-on-the-search_path).
+-- Generated from the catalog, so a function added later is covered; it creates only what is
+-- missing, so an update script runs it again. Nothing here is substituted into a string: the
+-- schema is read from pg_extension and every name quoted by quote_ident or %I.
+DO $literal_overloads$
+DECLARE
+    extension_oid pg_catalog.oid;
+    schema_name pg_catalog.text;
+    source record;
+    types pg_catalog.oid[];
+    variant pg_catalog.oid[];
+    varied pg_catalog.int4[];
+    arity pg_catalog.int4;
+    mask pg_catalog.int4;
+    i pg_catalog.int4;
+    j pg_catalog.int4;
+    signature pg_catalog.oid[];
+    parameters pg_catalog.text[];
+    arguments pg_catalog.text[];
+    argument pg_catalog.text;
+    volatility "char";
+    existing pg_catalog.oid;
+    statement pg_catalog.text;
+    created pg_catalog.oid;
+    marker CONSTANT pg_catalog.text := 'For untyped literals: ';
+BEGIN
+    SELECT e.oid, pg_catalog.quote_ident(n.nspname) INTO STRICT extension_oid, schema_name
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+    WHERE e.extname OPERATOR(pg_catalog.=) 'comb_ext';
+    FOR source IN
+        SELECT p.oid, p.proname, ARRAY(SELECT pg_catalog.unnest(p.proargtypes)) AS types, p.pronargs, p.pronargdefaults,
+               p.provolatile, p.proparallel, p.proisstrict, p.prorettype, p.proargnames
+        FROM pg_catalog.pg_proc p
+        JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+             AND d.objid OPERATOR(pg_catalog.=) p.oid
+             AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+             AND d.refobjid OPERATOR(pg_catalog.=) extension_oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        WHERE p.prokind OPERATOR(pg_catalog.=) 'f' AND NOT p.proretset AND p.pronargs OPERATOR(pg_catalog.>) 0
+          -- not a type's I/O, support or sort function (internal and cstring are pseudo-types: no literal fills them)
+          AND NOT EXISTS (SELECT FROM pg_catalog.pg_type ty
+                          WHERE ty.typtype OPERATOR(pg_catalog.=) 'p'
+                            AND (ty.oid OPERATOR(pg_catalog.=) ANY (p.proargtypes::pg_catalog.oid[])
+                                 OR ty.oid OPERATOR(pg_catalog.=) p.prorettype))
+          -- not an overload made here, by an earlier run
+          AND NOT pg_catalog.starts_with(COALESCE(pg_catalog.obj_description(p.oid, 'pg_proc'), ''), marker)
+        ORDER BY p.oid
+    LOOP
+        -- The one alternative each argument type has for a literal, or 0 for none.
+        types := source.types;
+        variant := ARRAY(
+            SELECT CASE
+                WHEN t OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype THEN 'pg_catalog.int4'::pg_catalog.regtype::pg_catalog.oid
+                WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.uuid', 'pg_catalog.bytea']::pg_catalog.regtype[]::pg_catalog.oid[])
+                     OR (SELECT ty.typtype OPERATOR(pg_catalog.=) 'b' AND ty.typcategory OPERATOR(pg_catalog.=) 'U'
+                         FROM pg_catalog.pg_type ty WHERE ty.oid OPERATOR(pg_catalog.=) t)
+                    THEN 'pg_catalog.text'::pg_catalog.regtype::pg_catalog.oid
+                ELSE 0::pg_catalog.oid
+            END
+            FROM pg_catalog.unnest(types) WITH ORDINALITY AS a(t, n) ORDER BY n);
+        FOR arity IN (source.pronargs OPERATOR(pg_catalog.-) source.pronargdefaults) .. source.pronargs LOOP
+            CONTINUE WHEN arity OPERATOR(pg_catalog.<) 1;
+            varied := ARRAY(SELECT n FROM pg_catalog.generate_series(1, arity) n
+                            WHERE variant[n] OPERATOR(pg_catalog.<>) 0::pg_catalog.oid ORDER BY n);
+            CONTINUE WHEN pg_catalog.cardinality(varied) OPERATOR(pg_catalog.=) 0;
+            FOR mask IN 1 .. (1 OPERATOR(pg_catalog.<<) pg_catalog.cardinality(varied)) OPERATOR(pg_catalog.-) 1 LOOP
+                signature := types[1:arity];
+                volatility := source.provolatile;
+                arguments := ARRAY(SELECT pg_catalog.format('$%s', n) FROM pg_catalog.generate_series(1, arity) n ORDER BY n);
+                FOR j IN 1 .. pg_catalog.cardinality(varied) LOOP
+                    CONTINUE WHEN mask OPERATOR(pg_catalog.&) (1 OPERATOR(pg_catalog.<<) (j OPERATOR(pg_catalog.-) 1)) OPERATOR(pg_catalog.=) 0;
+                    i := varied[j];
+                    signature[i] := variant[i];
+                    SELECT pg_catalog.format('$%s::%I.%I', i, tn.nspname, ty.typname) INTO STRICT argument
+                    FROM pg_catalog.pg_type ty JOIN pg_catalog.pg_namespace tn ON tn.oid OPERATOR(pg_catalog.=) ty.typnamespace
+                    WHERE ty.oid OPERATOR(pg_catalog.=) types[i];
+                    arguments[i] := argument;
+                    -- Parsing text is as volatile as the type's input function (timestamptz's is stable).
+                    IF variant[i] OPERATOR(pg_catalog.=) 'pg_catalog.text'::pg_catalog.regtype::pg_catalog.oid THEN
+                        SELECT CASE WHEN f.provolatile OPERATOR(pg_catalog.=) 'v' OR volatility OPERATOR(pg_catalog.=) 'v' THEN 'v'
+                                    WHEN f.provolatile OPERATOR(pg_catalog.=) 's' OR volatility OPERATOR(pg_catalog.=) 's' THEN 's'
+                                    ELSE 'i' END
+                        INTO STRICT volatility
+                        FROM pg_catalog.pg_type ty JOIN pg_catalog.pg_proc f ON f.oid OPERATOR(pg_catalog.=) ty.typinput
+                        WHERE ty.oid OPERATOR(pg_catalog.=) types[i];
+                    END IF;
+                END LOOP;
+                SELECT p.oid INTO existing FROM pg_catalog.pg_proc p
+                WHERE p.proname OPERATOR(pg_catalog.=) source.proname
+                  AND p.pronamespace OPERATOR(pg_catalog.=) (SELECT extnamespace FROM pg_catalog.pg_extension
+                                                             WHERE oid OPERATOR(pg_catalog.=) extension_oid)
+                  AND p.proargtypes OPERATOR(pg_catalog.=) pg_catalog.array_to_string(signature, ' ')::pg_catalog.oidvector;
+                IF FOUND THEN
+                    -- comb_uuid(text) names a format; a function of someone else's is refused.
+                    CONTINUE WHEN EXISTS (SELECT FROM pg_catalog.pg_depend d
+                        WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                          AND d.objid OPERATOR(pg_catalog.=) existing
+                          AND d.refobjid OPERATOR(pg_catalog.=) extension_oid AND d.deptype OPERATOR(pg_catalog.=) 'e');
+                    RAISE EXCEPTION 'comb_ext: function %.%(%) exists and is not the extension''s', schema_name,
+                        pg_catalog.quote_ident(source.proname), (SELECT pg_catalog.string_agg(pg_catalog.format_type(t, NULL), ', ')
+                                                                 FROM pg_catalog.unnest(signature) t)
+                        USING ERRCODE = 'duplicate_function', HINT = 'Drop it, or create the extension in a schema of its own.';
+                END IF;
+                parameters := ARRAY(
+                    SELECT pg_catalog.concat_ws(' ', pg_catalog.quote_ident(NULLIF(source.proargnames[n], '')),
+                                                pg_catalog.format('%I.%I', tn.nspname, ty.typname))
+                    FROM pg_catalog.generate_series(1, arity) n
+                    JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) signature[n]
+                    JOIN pg_catalog.pg_namespace tn ON tn.oid OPERATOR(pg_catalog.=) ty.typnamespace
+                    ORDER BY n);
+                SELECT pg_catalog.format(
+                    'CREATE FUNCTION %s.%I(%s) RETURNS %I.%I LANGUAGE sql %s %s PARALLEL %s AS %L',
+                    schema_name, source.proname, pg_catalog.array_to_string(parameters, ', '),
+                    rn.nspname, rt.typname,
+                    CASE volatility WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE' ELSE 'VOLATILE' END,
+                    CASE WHEN source.proisstrict THEN 'STRICT' ELSE 'CALLED ON NULL INPUT' END,
+                    CASE source.proparallel WHEN 's' THEN 'SAFE' WHEN 'r' THEN 'RESTRICTED' ELSE 'UNSAFE' END,
+                    pg_catalog.format('SELECT %s.%I(%s)', schema_name, source.proname, pg_catalog.array_to_string(arguments, ', ')))
+                INTO STRICT statement
+                FROM pg_catalog.pg_type rt JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) rt.typnamespace
+                WHERE rt.oid OPERATOR(pg_catalog.=) source.prorettype;
+                EXECUTE statement;
+                SELECT p.oid INTO STRICT created FROM pg_catalog.pg_proc p
+                WHERE p.proname OPERATOR(pg_catalog.=) source.proname
+                  AND p.pronamespace OPERATOR(pg_catalog.=) (SELECT extnamespace FROM pg_catalog.pg_extension
+                                                             WHERE oid OPERATOR(pg_catalog.=) extension_oid)
+                  AND p.proargtypes OPERATOR(pg_catalog.=) pg_catalog.array_to_string(signature, ' ')::pg_catalog.oidvector;
+                EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s IS %L', created::pg_catalog.regprocedure,
+                    marker OPERATOR(pg_catalog.||) 'casts its arguments and calls ' OPERATOR(pg_catalog.||)
+                    (source.oid::pg_catalog.regprocedure)::pg_catalog.text);
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END
+$literal_overloads$;

@@ -71,7 +71,7 @@ pgrx::extension_sql_file!(
     name = "muid",
     requires = [muid::muid_timestamp_us, muid::muid_medallion, muid::muid_offset]
 );
-pgrx::extension_sql_file!("../sql/comments.sql", name = "comments", finalize);
+pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
