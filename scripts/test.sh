@@ -77,6 +77,9 @@ run_major() {
         return $status
     fi
 
+    say "[pg$major] names on the search_path, generated from the catalog: every function, every set of its arguments written as literals, the overload that call prefers planted after the extension's schema and in it, called by a superuser and through a SECURITY DEFINER wrapper; the control (no overloads) must run planted functions"
+    "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/tests/name_resolution.py" "$cluster" "$PORT"
+
     say "[pg$major] pg_dump / pg_restore round trip"
     bash "$REPO/tests/dump_restore.sh" "$cluster" "$PORT"
 

@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION comb_ext UPDATE from each previous release, 0.1.0, 0.2.0, 0.3.0 and 0.4.0 (scripts/test.sh
+-- ALTER EXTENSION comb_ext UPDATE from each previous release, 0.1.0, 0.2.0, 0.3.0, 0.4.0 and 0.5.0 (scripts/test.sh
 -- installs their scripts from tests/upgrade/, as a server that ran them has them), gives exactly
 -- the extension a fresh install gives: the same objects, function definitions, comments, and
 -- operator-family members (support functions such as btequalimage are not objects of their own).
@@ -9,17 +9,20 @@ CREATE DATABASE regress_from_010;
 CREATE DATABASE regress_from_020;
 CREATE DATABASE regress_from_030;
 CREATE DATABASE regress_from_040;
+CREATE DATABASE regress_from_050;
 SELECT format('host=%s port=%s dbname=', current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
 SELECT dblink_connect('fresh', :'conn' || 'regress_fresh'),
        dblink_connect('from_010', :'conn' || 'regress_from_010'),
        dblink_connect('from_020', :'conn' || 'regress_from_020'),
        dblink_connect('from_030', :'conn' || 'regress_from_030'),
-       dblink_connect('from_040', :'conn' || 'regress_from_040');
+       dblink_connect('from_040', :'conn' || 'regress_from_040'),
+       dblink_connect('from_050', :'conn' || 'regress_from_050');
 SELECT dblink_exec('fresh', 'CREATE EXTENSION comb_ext');
 SELECT dblink_exec('from_010', $$CREATE EXTENSION comb_ext VERSION '0.1.0'$$);
 SELECT dblink_exec('from_020', $$CREATE EXTENSION comb_ext VERSION '0.2.0'$$);
 SELECT dblink_exec('from_030', $$CREATE EXTENSION comb_ext VERSION '0.3.0'$$);
 SELECT dblink_exec('from_040', $$CREATE EXTENSION comb_ext VERSION '0.4.0'$$);
+SELECT dblink_exec('from_050', $$CREATE EXTENSION comb_ext VERSION '0.5.0'$$);
 SELECT * FROM dblink('from_010', $$SELECT extversion, comb_timestamp(comb_uuid('2024-01-01 00:00+00'::timestamptz)) = '2024-01-01 00:00+00'
                                    FROM pg_extension WHERE extname = 'comb_ext'$$) AS t(version text, works bool);
 SELECT * FROM dblink('from_020', $$SELECT extversion, sno_new() IS NOT NULL FROM pg_extension WHERE extname = 'comb_ext'$$)
@@ -38,6 +41,7 @@ SELECT dblink_exec('from_010', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_020', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_030', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_040', 'ALTER EXTENSION comb_ext UPDATE');
+SELECT dblink_exec('from_050', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_020', 'REINDEX INDEX repeats_s');
 SELECT t.allequalimage AS after_reindex, b.bytes / 8192 AS pages_before, t.bytes / 8192 AS pages_after
 FROM dblink('from_020', $$SELECT (bt_metap('repeats_s')).allequalimage, pg_relation_size('repeats_s')$$)
@@ -70,9 +74,11 @@ CREATE TEMP TABLE from_030_objects AS
 SELECT * FROM dblink('from_030', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
 CREATE TEMP TABLE from_040_objects AS
 SELECT * FROM dblink('from_040', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
+CREATE TEMP TABLE from_050_objects AS
+SELECT * FROM dblink('from_050', (SELECT q FROM regress_objects_query)) AS t(object text, comment text, definition text);
 SELECT (SELECT count(*) FROM fresh_objects) AS fresh, (SELECT count(*) FROM from_010_objects) AS from_010,
        (SELECT count(*) FROM from_020_objects) AS from_020, (SELECT count(*) FROM from_030_objects) AS from_030,
-       (SELECT count(*) FROM from_040_objects) AS from_040;
+       (SELECT count(*) FROM from_040_objects) AS from_040, (SELECT count(*) FROM from_050_objects) AS from_050;
 -- The members 0.3.0 adds, in the fresh install (the updated ones must equal it, below).
 SELECT object FROM fresh_objects WHERE object LIKE '%btequalimage%' ORDER BY object COLLATE "C";
 -- Differences (none expected).
@@ -90,9 +96,13 @@ UNION ALL
 UNION ALL
 (SELECT 'only fresh (vs 0.4.0)', * FROM fresh_objects EXCEPT SELECT 'only fresh (vs 0.4.0)', * FROM from_040_objects)
 UNION ALL
-(SELECT 'only from 0.4.0', * FROM from_040_objects EXCEPT SELECT 'only from 0.4.0', * FROM fresh_objects);
+(SELECT 'only from 0.4.0', * FROM from_040_objects EXCEPT SELECT 'only from 0.4.0', * FROM fresh_objects)
+UNION ALL
+(SELECT 'only fresh (vs 0.5.0)', * FROM fresh_objects EXCEPT SELECT 'only fresh (vs 0.5.0)', * FROM from_050_objects)
+UNION ALL
+(SELECT 'only from 0.5.0', * FROM from_050_objects EXCEPT SELECT 'only from 0.5.0', * FROM fresh_objects);
 -- Enum labels are not objects of their own: the same labels in the same order everywhere.
-SELECT db, labels FROM (VALUES ('fresh'), ('from_010'), ('from_020'), ('from_030'), ('from_040')) d(db),
+SELECT db, labels FROM (VALUES ('fresh'), ('from_010'), ('from_020'), ('from_030'), ('from_040'), ('from_050')) d(db),
     LATERAL dblink(db, $$SELECT enum_range(NULL::comb_format)::text || ' ' || enum_range(NULL::uid8_mode)::text$$) AS t(labels text)
 ORDER BY db;
 
@@ -111,11 +121,17 @@ SELECT * FROM dblink('from_030', $$SELECT extversion, (SELECT substr(u::text, 15
 SELECT * FROM dblink('from_040', $$SELECT extversion, (SELECT string_agg(DISTINCT family, ',' ORDER BY family) FROM comb_ext_marks())
                                    FROM pg_extension WHERE extname = 'comb_ext'$$)
     AS t(version text, families text);
+-- 0.6.0's overloads for literals: the docs' calls resolve to the extension's functions.
+SELECT * FROM dblink('from_050', $$SELECT extversion, comb_timestamp('018cc820-db2e-4000-9318-2b65fb840cd1', 'postgresql'),
+                                   uid8_timestamp(uid8_from_parts(1704164645678, 0, 1, 2, 'time_sequential'))
+                                   FROM pg_extension WHERE extname = 'comb_ext'$$)
+    AS t(version text, comb timestamptz, uid8 timestamptz);
 
 SELECT dblink_disconnect('fresh'), dblink_disconnect('from_010'), dblink_disconnect('from_020'), dblink_disconnect('from_030'),
-       dblink_disconnect('from_040');
+       dblink_disconnect('from_040'), dblink_disconnect('from_050');
 DROP DATABASE regress_fresh;
 DROP DATABASE regress_from_010;
 DROP DATABASE regress_from_020;
 DROP DATABASE regress_from_030;
 DROP DATABASE regress_from_040;
+DROP DATABASE regress_from_050;
