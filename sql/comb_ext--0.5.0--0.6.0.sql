@@ -5,101 +5,110 @@
 -- argument, then the overloads for literals, made by the same block as a fresh install's finalize.sql
 -- runs (scripts/test.sh's upgrade test compares the two catalogs object by object).
 
+CREATE FUNCTION "comb_ext_text_twin_support"(
+	"request" internal
+) RETURNS internal
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_ext_text_twin_support_wrapper';
+
 CREATE FUNCTION "comb_floor"(
-	"ts" timestamp with time zone, 
-	"format" text 
-) RETURNS uuid 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"ts" timestamp with time zone,
+	"format" text
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_floor_named_wrapper';
 
 CREATE FUNCTION "comb_in_range"(
-	"id" uuid, 
-	"lower" timestamp with time zone, 
-	"upper" timestamp with time zone, 
-	"format" text 
-) RETURNS bool 
-IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_in_range_support" 
-LANGUAGE c 
+	"id" uuid,
+	"lower" timestamp with time zone,
+	"upper" timestamp with time zone,
+	"format" text
+) RETURNS bool
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_in_range_named_wrapper';
 
 CREATE FUNCTION "comb_range_bound"(
-	"ts" timestamp with time zone, 
-	"format" text 
-) RETURNS uuid 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"ts" timestamp with time zone,
+	"format" text
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_range_bound_named_wrapper';
 
 CREATE FUNCTION "comb_range_lower"(
-	"lower" timestamp with time zone, 
-	"upper" timestamp with time zone, 
-	"format" text 
-) RETURNS uuid 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"lower" timestamp with time zone,
+	"upper" timestamp with time zone,
+	"format" text
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_range_lower_named_wrapper';
 
 CREATE FUNCTION "comb_range_upper"(
-	"lower" timestamp with time zone, 
-	"upper" timestamp with time zone, 
-	"format" text 
-) RETURNS uuid 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"lower" timestamp with time zone,
+	"upper" timestamp with time zone,
+	"format" text
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_range_upper_named_wrapper';
 
 CREATE FUNCTION "comb_stamp"(
-	"base" uuid, 
-	"ts" timestamp with time zone, 
-	"format" text 
-) RETURNS uuid 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"base" uuid,
+	"ts" timestamp with time zone,
+	"format" text
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_stamp_named_wrapper';
 
 CREATE FUNCTION "comb_timestamp"(
-	"id" uuid, 
-	"format" text 
-) RETURNS timestamp with time zone 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"id" uuid,
+	"format" text
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_timestamp_named_wrapper';
 
 CREATE FUNCTION "comb_uuid"(
-	"ts" timestamp with time zone, 
-	"format" text 
-) RETURNS uuid 
-STRICT VOLATILE PARALLEL SAFE 
-LANGUAGE c 
+	"ts" timestamp with time zone,
+	"format" text
+) RETURNS uuid
+STRICT VOLATILE PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_uuid_at_named_wrapper';
 
 CREATE FUNCTION "comb_watermark"(
-	"format" text 
-) RETURNS uuid 
-STRICT VOLATILE PARALLEL RESTRICTED 
-LANGUAGE c 
+	"format" text
+) RETURNS uuid
+STRICT VOLATILE PARALLEL RESTRICTED SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_watermark_named_wrapper';
 
 CREATE FUNCTION "uid8_from_parts"(
-	"timestamp_ms" bigint, 
-	"sequence" INT, 
-	"generator" INT, 
-	"cluster" INT, 
-	"mode" text 
-) RETURNS bigint 
-IMMUTABLE STRICT PARALLEL SAFE 
-LANGUAGE c 
+	"timestamp_ms" bigint,
+	"sequence" INT,
+	"generator" INT,
+	"cluster" INT,
+	"mode" text
+) RETURNS bigint
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'uid8_from_parts_named_wrapper';
 
 CREATE FUNCTION "uid8_new"(
-	"mode" text 
-) RETURNS bigint 
-STRICT VOLATILE PARALLEL RESTRICTED 
-LANGUAGE c 
+	"mode" text
+) RETURNS bigint
+STRICT VOLATILE PARALLEL RESTRICTED SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
 AS 'MODULE_PATHNAME', 'uid8_new_named_wrapper';
 
 -- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
+COMMENT ON FUNCTION comb_ext_text_twin_support(internal) IS
+  'Planner support of the text twins: a call with a constant label becomes the call of the function the twin stands for, with the enum constant';
 COMMENT ON FUNCTION comb_uuid(timestamptz, text) IS
   'comb_uuid(timestamptz, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, text) IS

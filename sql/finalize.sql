@@ -142,6 +142,8 @@ COMMENT ON FUNCTION comb_watermark_holders() IS
   'The open transactions (pid) and prepared ones (prepared_xid) that hold watermarks back, per family, with the time of their earliest id';
 
 -- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
+COMMENT ON FUNCTION comb_ext_text_twin_support(internal) IS
+  'Planner support of the text twins: a call with a constant label becomes the call of the function the twin stands for, with the enum constant';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, text) IS
   'comb_stamp(uuid, timestamptz, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_timestamp(uuid, text) IS

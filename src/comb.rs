@@ -229,7 +229,7 @@ fn comb_watermark(format: default!(FormatArg, "'postgresql'")) -> Uuid {
 }
 
 /// `comb_watermark(format)` with the format as text.
-#[pg_extern(volatile, parallel_restricted, name = "comb_watermark")]
+#[pg_extern(volatile, parallel_restricted, name = "comb_watermark", support = comb_ext_text_twin_support)]
 fn comb_watermark_named(format: FormatName) -> Uuid {
     watermark_of(format.into())
 }
@@ -281,7 +281,7 @@ fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgre
 }
 
 /// `comb_uuid(ts, format)` with the format as text.
-#[pg_extern(volatile, parallel_safe, name = "comb_uuid")]
+#[pg_extern(volatile, parallel_safe, name = "comb_uuid", support = comb_ext_text_twin_support)]
 fn comb_uuid_at_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
     at(ts, format.into())
 }
@@ -301,7 +301,7 @@ fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(FormatArg,
 }
 
 /// `comb_stamp(base, ts, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_stamp")]
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_stamp", support = comb_ext_text_twin_support)]
 fn comb_stamp_named(base: Uuid, ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
     stamp(base, ts, format.into())
 }
@@ -321,7 +321,7 @@ fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Time
 }
 
 /// `comb_timestamp(id, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp")]
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp", support = comb_ext_text_twin_support)]
 fn comb_timestamp_named(id: Uuid, format: FormatName) -> TimestampWithTimeZone {
     timestamp_of(id, format.into())
 }
@@ -340,7 +340,7 @@ fn comb_floor(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresq
 }
 
 /// `comb_floor(ts, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_floor")]
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_floor", support = comb_ext_text_twin_support)]
 fn comb_floor_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
     floor(ts, format.into())
 }
@@ -377,7 +377,7 @@ fn comb_range_bound(ts: TimestampWithTimeZone, format: FormatArg) -> Uuid {
 }
 
 /// `comb_range_bound(ts, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_bound")]
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_bound", support = comb_ext_text_twin_support)]
 fn comb_range_bound_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
     range_bound(ts, format.into())
 }
@@ -396,7 +396,7 @@ fn comb_range_lower(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, 
 
 /// `comb_range_lower(lower, upper, format)` with the format as text: the planner's rewrite of
 /// `comb_in_range`'s text twin calls it.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_lower")]
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_lower", support = comb_ext_text_twin_support)]
 fn comb_range_lower_named(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatName) -> Uuid {
     let _ = upper;
     range_bound(lower, format.into())
@@ -410,7 +410,7 @@ fn comb_range_upper(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, 
 }
 
 /// `comb_range_upper(lower, upper, format)` with the format as text; see `comb_range_lower_named`.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_upper")]
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_upper", support = comb_ext_text_twin_support)]
 fn comb_range_upper_named(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatName) -> Uuid {
     let _ = lower;
     range_bound(upper, format.into())
@@ -428,8 +428,9 @@ fn comb_in_range(
     in_range(id, lower, upper, format.into())
 }
 
-/// `comb_in_range(id, lower, upper, format)` with the format as text, rewritten by the same support.
-#[pg_extern(immutable, strict, parallel_safe, support = comb_in_range_support, name = "comb_in_range")]
+/// `comb_in_range(id, lower, upper, format)` with the format as text; the planner makes it the
+/// original call, which the original's support then rewrites.
+#[pg_extern(immutable, strict, parallel_safe, support = comb_ext_text_twin_support, name = "comb_in_range")]
 fn comb_in_range_named(
     id: Uuid,
     lower: TimestampWithTimeZone,
@@ -458,4 +459,14 @@ fn comb_in_range_support(request: Internal) -> Internal {
     // Declining is a NULL pointer, not an SQL NULL (which PostgreSQL would reject).
     let rewritten = unsafe { crate::planner::in_range_simplified(request, range_bound) };
     Internal::from(Some(pg_sys::Datum::from(rewritten.unwrap_or(std::ptr::null_mut()))))
+}
+
+/// Planner support of every `text` twin (here and in src/uid8.rs): the call becomes the original's,
+/// with the label as the enum constant the parser used to make (`planner::text_twin_simplified`).
+#[pg_extern(immutable, strict, parallel_safe)]
+pub fn comb_ext_text_twin_support(request: Internal) -> Internal {
+    // SAFETY: PostgreSQL calls a support function with a valid request node; every pointer read
+    // comes from it or from catalog look-ups that return valid objects or InvalidOid.
+    let simplified = unsafe { crate::planner::text_twin_simplified(request) };
+    Internal::from(Some(pg_sys::Datum::from(simplified.unwrap_or(std::ptr::null_mut()))))
 }

@@ -107,15 +107,10 @@ pub unsafe fn in_range_simplified(
     }
     // The format decides the order, so it must be a constant now (a generic plan's parameter is
     // not: such a plan filters row by row).
-    // It is a comb_format label's OID, or text for the twin that takes the format as text.
-    let format_datum = constant(format)?;
+    let label_oid = pg_sys::Oid::from(constant(format)?.value() as u32);
     let format_type = (*format.cast::<pg_sys::Const>()).consttype;
-    let format_value = if format_type == pg_sys::TEXTOID {
-        Format::from_name(<&str>::from_datum(format_datum, false)?)?
-    } else {
-        let (label, _, _) = pgrx::enum_helper::lookup_enum_by_oid(pg_sys::Oid::from(format_datum.value() as u32));
-        Format::from_name(&label)?
-    };
+    let (label, _, _) = pgrx::enum_helper::lookup_enum_by_oid(label_oid);
+    let format_value = Format::from_name(&label)?;
     let schema = pg_sys::get_func_namespace((*call).funcid);
     // Everything looked up below must be this extension's own, as comb_in_range is.
     let extension = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, (*call).funcid);
@@ -174,4 +169,96 @@ pub unsafe fn in_range_simplified(
     };
     let both = list_of_two(compare(at_or_after, bounds[0]).cast(), compare(before, bounds[1]).cast());
     Some(pg_sys::makeBoolExpr(pg_sys::BoolExprType::AND_EXPR, both, -1).cast())
+}
+
+/// The enum types whose functions have `text` twins (src/comb.rs, src/uid8.rs).
+const TWINNED_ENUMS: [&CStr; 2] = [c"comb_format", c"uid8_mode"];
+
+/// Planner support for the `text` twins: `f(..., 'legacy'::text)` becomes `f(..., 'legacy'::comb_format)`,
+/// the call of the function the twin stands for, as the parser made it before the twins existed,
+/// and is then simplified as that call is (`comb_in_range`'s rewrite, constant folding). So plans,
+/// and expression indexes made with either, match. `None` keeps the twin's own call: the label is
+/// not a constant, or not a label (the twin then raises 22P02 when it runs).
+///
+/// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
+pub unsafe fn text_twin_simplified(request: Internal) -> Option<*mut pg_sys::Node> {
+    let node = request.unwrap()?.cast_mut_ptr::<pg_sys::Node>();
+    if !is_a(node, pg_sys::NodeTag::T_SupportRequestSimplify) {
+        return None;
+    }
+    let call = (*node.cast::<pg_sys::SupportRequestSimplify>()).fcall;
+    let args = (*call).args;
+    if args.is_null() || (*args).length < 1 {
+        return None;
+    }
+    // Every twin takes the label as its last argument.
+    let count = (*args).length as usize;
+    let label_arg = list_nth(args, count - 1);
+    if pg_sys::exprType(label_arg) != pg_sys::TEXTOID {
+        return None;
+    }
+    let label = std::ffi::CString::new(<&str>::from_datum(constant(label_arg)?, false)?).ok()?;
+    let twin = (*call).funcid;
+    let extension = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, twin);
+    if extension == pg_sys::InvalidOid {
+        return None;
+    }
+    let schema = pg_sys::get_func_namespace(twin);
+    let name = CStr::from_ptr(pg_sys::get_func_name(twin));
+    let mut argtypes: Vec<pg_sys::Oid> = (0..count).map(|i| pg_sys::exprType(list_nth(args, i))).collect();
+    for enum_name in TWINNED_ENUMS {
+        let enum_type = pg_sys::GetSysCacheOid(
+            pg_sys::SysCacheIdentifier::TYPENAMENSP as i32,
+            pg_sys::Anum_pg_type_oid as pg_sys::AttrNumber,
+            pg_sys::Datum::from(enum_name.as_ptr()),
+            pg_sys::Datum::from(schema),
+            pg_sys::Datum::from(0),
+            pg_sys::Datum::from(0),
+        );
+        if member_of(extension, pg_sys::TypeRelationId, enum_type).is_none() {
+            continue;
+        }
+        argtypes[count - 1] = enum_type;
+        let found = pg_sys::LookupFuncName(qualified_name(schema, name)?, count as i32, argtypes.as_ptr(), true);
+        let Some(original) = member_of(extension, pg_sys::ProcedureRelationId, found) else {
+            continue;
+        };
+        let tuple = pg_sys::SearchSysCache2(
+            pg_sys::SysCacheIdentifier::ENUMTYPOIDNAME as i32,
+            pg_sys::Datum::from(enum_type),
+            pg_sys::Datum::from(label.as_ptr()),
+        );
+        if tuple.is_null() {
+            return None;
+        }
+        let label_oid = (*pg_sys::heap_tuple_get_struct::<pg_sys::FormData_pg_enum>(tuple)).oid;
+        pg_sys::ReleaseSysCache(tuple);
+        let enum_value = pg_sys::makeConst(
+            enum_type,
+            -1,
+            pg_sys::InvalidOid,
+            std::mem::size_of::<pg_sys::Oid>() as i32,
+            pg_sys::Datum::from(label_oid),
+            false,
+            true,
+        );
+        let new_args = pg_sys::list_copy(args);
+        (*(*new_args).elements.add(count - 1)).ptr_value = enum_value.cast();
+        // The input collation is the arguments' again: the text label had one, the enum has none, and
+        // an expression index matches a call only if this field agrees too.
+        let input_collation = (0..count)
+            .map(|i| pg_sys::exprCollation(list_nth(new_args, i)))
+            .find(|&collation| collation != pg_sys::InvalidOid)
+            .unwrap_or(pg_sys::InvalidOid);
+        let original_call = pg_sys::makeFuncExpr(
+            original,
+            (*call).funcresulttype,
+            new_args,
+            (*call).funccollid,
+            input_collation,
+            pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
+        );
+        return Some(pg_sys::eval_const_expressions(std::ptr::null_mut(), original_call.cast()));
+    }
+    None
 }

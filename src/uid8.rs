@@ -318,7 +318,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
 }
 
 /// `uid8_new(mode)` with the mode as text (`DEFAULT uid8_new('time_sequential')`).
-#[pg_extern(volatile, parallel_restricted, name = "uid8_new")]
+#[pg_extern(volatile, parallel_restricted, name = "uid8_new", support = comb_ext_text_twin_support)]
 fn uid8_new_named(mode: ModeName) -> i64 {
     new_id(mode.0)
 }
@@ -489,7 +489,7 @@ fn uid8_from_parts(
 }
 
 /// `uid8_from_parts(...)` with the mode as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "uid8_from_parts")]
+#[pg_extern(immutable, strict, parallel_safe, name = "uid8_from_parts", support = comb_ext_text_twin_support)]
 fn uid8_from_parts_named(timestamp_ms: i64, sequence: i32, generator: i32, cluster: i32, mode: ModeName) -> i64 {
     from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.0 })
 }
