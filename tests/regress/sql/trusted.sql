@@ -51,4 +51,4 @@ FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
 WHERE p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'sql')
-ORDER BY 1::text COLLATE "C";
+ORDER BY p.oid::regprocedure::text COLLATE "C";
