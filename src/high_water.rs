@@ -21,7 +21,7 @@ use crate::shmem::Shared;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::ffi::{c_long, CStr};
 use std::fs::{self, File};
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::panic::RefUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -174,23 +174,52 @@ impl From<String> for Unusable {
     }
 }
 
+/// The most a file the extension reads back may hold: a mark, the origin and a prepared
+/// transaction's record are each one short line.
+const READ_LIMIT: u64 = 4096;
+
+/// The text of `path` if it is a regular file of at most `READ_LIMIT` bytes. The open neither
+/// follows a last symbolic link (unless `follow`) nor blocks, so a FIFO, a device or a link put in
+/// a mark's place is refused at once instead of waited on or read without end (a link to
+/// /dev/zero would fill the backend's memory).
+pub fn read_small_file(path: &Path, follow: bool) -> std::io::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let refused = |why: &str| std::io::Error::new(ErrorKind::InvalidData, why.to_string());
+    let flags = libc::O_NONBLOCK | libc::O_NOCTTY | if follow { 0 } else { libc::O_NOFOLLOW };
+    let file = fs::OpenOptions::new().read(true).custom_flags(flags).open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            refused("is a symbolic link: only a regular file is read")
+        } else {
+            e
+        }
+    })?;
+    let metadata = file.metadata()?;
+    if !metadata.file_type().is_file() {
+        return Err(refused("is not a regular file"));
+    }
+    let mut text = String::new();
+    file.take(READ_LIMIT + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > READ_LIMIT {
+        return Err(refused(&format!("holds more than {READ_LIMIT} bytes")));
+    }
+    Ok(text)
+}
+
 /// The record in the file at `path`, checked against the format and the clock; `None` only when
-/// there is no file at all (a first start, or an operator removed it). A symbolic link that leads
-/// nowhere is not "no file": the mark it stood for is gone, and starting afresh could repeat its
-/// values.
+/// there is no file at all (a first start, or an operator removed it). A symbolic link, even one
+/// that leads nowhere, is not "no file" (the mark it stood for is gone, and starting afresh could
+/// repeat its values): it is refused as damaged, as anything but a small regular file is.
 fn read<P: Persisted>(path: &Path) -> Result<Option<P::Record>, Unusable> {
     let damaged = |what: String| Unusable::Damaged(format!("{} {what}", path.display()));
-    match fs::read_to_string(path) {
+    match read_small_file(path, false) {
         Ok(text) => {
             let record = rule::from_text::<P>(&text).ok_or_else(|| damaged(format!("holds {text:?}, not a mark")))?;
             P::check(&record, crate::rules::time::wall_clock_unix_us())
                 .map_err(|why| damaged(format!("holds {:?}: {why}", text.trim_end())))?;
             Ok(Some(record))
         }
-        Err(e) if e.kind() == ErrorKind::NotFound => match fs::symlink_metadata(path) {
-            Ok(_) => Err(damaged("is a symbolic link to a file that does not exist".into())),
-            Err(_) => Ok(None),
-        },
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == ErrorKind::InvalidData => Err(damaged(e.to_string())),
         Err(e) => Err(Unusable::Io(format!("could not read {}: {e}", path.display()))),
     }
 }
@@ -242,7 +271,7 @@ pub fn mark_files<P: Persisted>() -> Vec<MarkFile> {
     let paths = std::iter::once(path::<P>()).chain(legacy_exists.then_some(legacy));
     paths
         .map(|path| {
-            let record = fs::read_to_string(&path).ok().and_then(|text| rule::from_text::<P>(&text));
+            let record = read_small_file(&path, false).ok().and_then(|text| rule::from_text::<P>(&text));
             let problem = match read::<P>(&path) {
                 Ok(_) => None,
                 Err(Unusable::Io(why) | Unusable::Damaged(why)) => Some(why),
@@ -266,14 +295,17 @@ pub fn origin_now(function: &str) -> OriginRecord {
         inode: fs::metadata(".")
             .map(|m| m.ino())
             .unwrap_or_else(|e| failed(function, Unusable::Io(format!("could not stat the data directory: {e}")))),
-        machine: fs::read_to_string("/etc/machine-id").map(|t| identity::machine_id(&t)).unwrap_or(0),
+        machine: read_small_file(Path::new("/etc/machine-id"), true).map(|t| identity::machine_id(&t)).unwrap_or(0),
     };
     let path = Path::new(DIR).join(ORIGIN);
-    let stored = match fs::read_to_string(&path) {
+    let stored = match read_small_file(&path, false) {
         Ok(text) => Some(OriginRecord::from_text(&text).unwrap_or_else(|| {
             failed(function, Unusable::Damaged(format!("{} holds {text:?}, not an origin record", path.display())))
         })),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) if e.kind() == ErrorKind::InvalidData => {
+            failed(function, Unusable::Damaged(format!("{} {e}", path.display())))
+        }
         Err(e) => failed(function, Unusable::Io(format!("could not read {}: {e}", path.display()))),
     };
     let now = crate::rules::time::wall_clock_unix_us();

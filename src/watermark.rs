@@ -261,7 +261,7 @@ fn load_prepared_holdings(function: &str) {
     };
     for entry in entries {
         let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let held = std::fs::read_to_string(entry.path()).ok().and_then(|text| parse_prepared(&text));
+        let held = crate::high_water::read_small_file(&entry.path(), false).ok().and_then(|text| parse_prepared(&text));
         match (held, prepared_process(xid)) {
             (Some(at), Some(index)) => {
                 let slot = HOLDINGS.at(index);

@@ -33,8 +33,14 @@ cases=(
     "sno drifts past 32 bits|sno $(sno_units "$now_us") 0 4294967296|-|-"
     "not a mark|sno 1 2|muid x|uid8 1 2"
     "dangling symbolic link|link|link|link"
+    "symbolic link to /dev/zero (read without a bound, it filled the backend's memory)|devzero|devzero|devzero"
+    "symbolic link to a valid mark|goodlink|goodlink|goodlink"
+    "FIFO (opened without O_NONBLOCK, it held every caller)|fifo|fifo|fifo"
+    "8 KiB of text|big|big|big"
     "0.4.0's file two days ahead|sno $(sno_units $((now_us + 2 * day_us))) 0 0|muid $((now_us + 2 * day_us))|uid8 $(((now_us + 2 * day_us) / 1000))|legacy"
 )
+# A file's text if it is a regular file (cat would block on a FIFO and never end on /dev/zero).
+regular_text() { if [ -f "$1" ] && [ ! -p "$1" ] && [ "$(readlink -f "$1")" != /dev/zero ]; then cat "$1"; fi; }
 declare -A generator=([sno]="sno_new()" [muid]="muid_new()" [uid8]="uid8_new()") marks=()
 failures=0
 # A case names each family's mark, or - for a family it leaves without one (not checked), and
@@ -47,11 +53,21 @@ for case in "${cases[@]}"; do
     mkdir -p "$DIR/comb_ext"
     for family in sno muid uid8; do
         file="$DIR/comb_ext/$family$suffix"
-        rm -f "$DIR/comb_ext/$family" "$DIR/comb_ext/$family.mark"
+        rm -f "$DIR/comb_ext/$family" "$DIR/comb_ext/$family.mark" "$DIR/comb_ext/$family.target"
         if [ "${marks[$family]}" = - ]; then
             continue
         elif [ "${marks[$family]}" = link ]; then
             ln -s "$DIR/comb_ext/$family.gone" "$file"
+        elif [ "${marks[$family]}" = devzero ]; then
+            ln -s /dev/zero "$file"
+        elif [ "${marks[$family]}" = goodlink ]; then
+            printf '%s high-water v1 %s\n' "$family" "$([ "$family" = sno ] && echo "$(sno_units "$now_us") 0 0" || echo 1)" \
+                >"$DIR/comb_ext/$family.target"
+            ln -s "$DIR/comb_ext/$family.target" "$file"
+        elif [ "${marks[$family]}" = fifo ]; then
+            mkfifo "$file"
+        elif [ "${marks[$family]}" = big ]; then
+            { printf '%s high-water v1 1\n' "$family"; head -c 8192 /dev/zero | tr '\0' ' '; } >"$file"
         else
             values="${marks[$family]#"$family "}"
             printf '%s high-water v1 %s\n' "$family" "$values" >"$file"
@@ -63,13 +79,13 @@ for case in "${cases[@]}"; do
     for family in sno muid uid8; do
         [ "${marks[$family]}" != - ] || continue
         refused+=("${generator[$family]}")
-        before=$(ls -l "$DIR/comb_ext/$family$suffix"; cat "$DIR/comb_ext/$family$suffix" 2>/dev/null || true)
+        before=$(ls -l "$DIR/comb_ext/$family$suffix"; regular_text "$DIR/comb_ext/$family$suffix")
         started=$(date +%s%N)
         # Three calls in one session: each fails the same way (the mark stays unresumed).
         out=$(sql -v ON_ERROR_STOP=0 -c "\\set VERBOSITY verbose" -c "SELECT ${generator[$family]}" \
             -c "SELECT ${generator[$family]}" -c "SELECT ${generator[$family]}" 2>&1 || true)
         ms=$((($(date +%s%N) - started) / 1000000))
-        after=$(ls -l "$DIR/comb_ext/$family$suffix"; cat "$DIR/comb_ext/$family$suffix" 2>/dev/null || true)
+        after=$(ls -l "$DIR/comb_ext/$family$suffix"; regular_text "$DIR/comb_ext/$family$suffix")
         errors=$(grep -c "ERROR:  XX001: .*comb_ext/$family$suffix " <<<"$out" || true)
         if [ "$errors" != 3 ] || [ "$before" != "$after" ] || [ "$ms" -gt 3000 ]; then
             echo "damaged marks: $name, $family: $errors of 3 calls failed with XX001 naming the file in $ms ms; file unchanged: $([ "$before" = "$after" ] && echo yes || echo no)" >&2
