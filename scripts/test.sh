@@ -115,10 +115,10 @@ run_major() {
 
     # The harness at full length on 18, shorter on the other majors (it is timing-free, so only
     # its reach changes).
-    watermark_seconds=15
-    [ "$major" = 18 ] && watermark_seconds=60
-    say "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; no committed row skipped; the control (W from the clock) skips"
-    COMB_EXT_WATERMARK_CONTROL_SECONDS=5 bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" "$watermark_seconds"
+    watermark_seconds=15 churn_cycles=25000
+    [ "$major" = 18 ] && watermark_seconds=60 churn_cycles=100000
+    say "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; 2PC churn, $churn_cycles cycles for comb and a quarter for each other family; no committed row skipped; the control (W from the clock) skips"
+    COMB_EXT_WATERMARK_CONTROL_SECONDS=5 bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" "$watermark_seconds" "$churn_cycles"
 
     say "[pg$major] watermarks through crashes and clock steps: a killed backend's ids, prepared transactions across a postmaster kill -9 until COMMIT/ROLLBACK PREPARED, the clock set back an hour between polls (faketime)"
     bash "$REPO/tests/watermark_crash.sh" "$WORK/watermark_crash$major"

@@ -132,6 +132,16 @@ COMMENT ON FUNCTION uid8_new(text) IS
 COMMENT ON FUNCTION uid8_from_parts(bigint, integer, integer, integer, text) IS
   'uid8_from_parts(bigint, integer, integer, integer, uid8_mode) with the mode named by the text';
 
+-- The watermarks' comments: the read must come in a statement after the call (0.5.0's said otherwise).
+COMMENT ON FUNCTION comb_watermark(comb_format) IS
+  'Bound for readers that follow comb_uuid() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (SELECT comb_watermark() AS w; then WHERE id > last AND id < w ORDER BY id, with #<# for the sqlserver formats): WHERE id < comb_watermark() in the read itself can skip rows, as its snapshot is older than the call';
+COMMENT ON FUNCTION sno_watermark() IS
+  'Bound for readers that follow sno_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
+COMMENT ON FUNCTION muid_watermark() IS
+  'Bound for readers that follow muid_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
+COMMENT ON FUNCTION uid8_watermark() IS
+  'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
+
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted
 -- literal prefers a text parameter to any other, and an integer literal an exact int4 parameter

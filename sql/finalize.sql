@@ -131,13 +131,13 @@ COMMENT ON FUNCTION uid8_from_bytea(bytea) IS 'ID from exactly 8 bytes, big-endi
 COMMENT ON FUNCTION comb_ext_marks() IS
   'The high-water marks of sno_new, muid_new and uid8_new on disk (comb_ext/ in the data directory) next to the wall clock: the time each reserves up to, how far ahead of the clock, the values, and why a start would refuse one';
 COMMENT ON FUNCTION comb_watermark(comb_format) IS
-  'Bound for readers that follow comb_uuid() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it; read WHERE id > last AND id < comb_watermark() ORDER BY id (#<# and the SQL Server order for the sqlserver formats)';
+  'Bound for readers that follow comb_uuid() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (SELECT comb_watermark() AS w; then WHERE id > last AND id < w ORDER BY id, with #<# for the sqlserver formats): WHERE id < comb_watermark() in the read itself can skip rows, as its snapshot is older than the call';
 COMMENT ON FUNCTION sno_watermark() IS
-  'Bound for readers that follow sno_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
+  'Bound for readers that follow sno_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
 COMMENT ON FUNCTION muid_watermark() IS
-  'Bound for readers that follow muid_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
+  'Bound for readers that follow muid_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
 COMMENT ON FUNCTION uid8_watermark() IS
-  'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it';
+  'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
 COMMENT ON FUNCTION comb_watermark_holders() IS
   'The open transactions (pid) and prepared ones (prepared_xid) that hold watermarks back, per family, with the time of their earliest id';
 

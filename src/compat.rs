@@ -155,6 +155,25 @@ pub unsafe fn proc_pid(index: usize) -> i32 {
     std::ptr::read_volatile(std::ptr::addr_of!((*(*pg_sys::ProcGlobal).allProcs.add(index)).pid))
 }
 
+/// The pg_read_all_stats role, whose members see every session in pg_stat_activity: named
+/// DEFAULT_ROLE_READ_ALL_STATS in 13's headers, ROLE_PG_READ_ALL_STATS from 14; the OID is 3375 in all.
+#[cfg(feature = "pg13")]
+pub const READ_ALL_STATS: pg_sys::Oid = pg_sys::Oid::from_u32(pg_sys::DEFAULT_ROLE_READ_ALL_STATS);
+#[cfg(not(feature = "pg13"))]
+pub const READ_ALL_STATS: pg_sys::Oid = pg_sys::Oid::from_u32(pg_sys::ROLE_PG_READ_ALL_STATS);
+
+/// The database and the role of PGPROC number `index` (a prepared transaction's process: its
+/// own), each read without a lock as one word.
+///
+/// SAFETY: `index` below `ProcGlobal->allProcCount`.
+pub unsafe fn proc_database_and_role(index: usize) -> (pg_sys::Oid, pg_sys::Oid) {
+    let proc = (*pg_sys::ProcGlobal).allProcs.add(index);
+    (
+        std::ptr::read_volatile(std::ptr::addr_of!((*proc).databaseId)),
+        std::ptr::read_volatile(std::ptr::addr_of!((*proc).roleId)),
+    )
+}
+
 /// The top transaction id PGPROC number `index` runs (a prepared transaction's process: its own),
 /// read without a lock as one word. In 13 it is in the PGXACT array beside the PGPROCs.
 ///

@@ -202,34 +202,48 @@ pub fn watermark_us(function: &str, family: Family) -> i64 {
         atomic(&mut published.clock.floor).store(clock.floor, Ordering::SeqCst);
         clock.floor
     });
-    let holdings = (0..HOLDINGS.len()).filter_map(|index| {
-        let slot = HOLDINGS.at(index);
-        // SAFETY: slots live in shared memory for the server's life; fields are used atomically.
-        let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
-        (at != NONE && still_held(slot)).then_some(at)
-    });
-    rule::lowest(floor, holdings)
+    // Two passes: the backends' own slots, then the prepared transactions'. A transaction that
+    // prepares hands its holdings to its prepared process's slot before it lets go of its own, so
+    // a scan that finds its own slot already let go in the first pass finds the handed-over one in
+    // the second. Nothing is cleared by a scan (0.5.0 cleared a slot it judged stale, and a PREPARE
+    // that took the slot over in between lost its holding): a prepared process's slot is written
+    // whole when it stands for the next prepared transaction.
+    let in_pass = |prepared: bool| (0..HOLDINGS.len()).filter_map(move |index| holding(index, family, prepared));
+    rule::lowest(floor, in_pass(false).chain(in_pass(true)))
 }
 
-/// Whether a slot's holdings still stand: a backend's always (it clears them itself); a prepared
-/// transaction's until COMMIT PREPARED or ROLLBACK PREPARED (its process keeps its transaction id
-/// after that, so the transaction itself is asked). A stale one is cleared, with its file.
-fn still_held(slot: *mut Holding) -> bool {
-    // SAFETY: as in `watermark_us`.
-    let xid = unsafe { atomic(&mut (*slot).xid).load(Ordering::SeqCst) };
-    if xid == 0 {
-        return true;
+/// The time slot `index` holds `family` at: in the first pass if it is a backend's (no prepared
+/// transaction id), in the second if it is a prepared transaction's that is still prepared
+/// (its process keeps the slot's transaction id after COMMIT PREPARED or ROLLBACK PREPARED, so
+/// the transaction itself is asked).
+fn holding(index: usize, family: Family, prepared: bool) -> Option<i64> {
+    if !in_this_database(index) {
+        return None;
     }
-    // SAFETY: a transaction id this slot recorded; the call takes its own locks.
-    if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid as u32)) } {
-        return true;
+    let slot = HOLDINGS.at(index);
+    // SAFETY: slots live in shared memory for the server's life; fields are used atomically.
+    let xid = unsafe { atomic(&mut (*slot).xid).load(Ordering::SeqCst) };
+    if (xid != 0) != prepared {
+        return None;
     }
     // SAFETY: as above.
-    unsafe {
-        for at in &mut (*slot).at {
-            atomic(at).store(NONE, Ordering::SeqCst);
-        }
-        atomic(&mut (*slot).xid).store(0, Ordering::SeqCst);
+    let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
+    (at != NONE && (xid == 0 || still_prepared(xid))).then_some(at)
+}
+
+/// Whether process `index` (a backend, or a prepared transaction's) belongs to this database: a
+/// reader's rows are in its own database, so a transaction in another one, open or prepared, does
+/// not hold its watermark back.
+fn in_this_database(index: usize) -> bool {
+    // SAFETY: index is a PGPROC's; MyDatabaseId is set once the backend has connected.
+    unsafe { crate::compat::proc_database_and_role(index).0 == pg_sys::MyDatabaseId }
+}
+
+/// Whether prepared transaction `xid` is still prepared; its file is removed once it is not.
+fn still_prepared(xid: i64) -> bool {
+    // SAFETY: a transaction id a slot recorded; the call takes its own locks.
+    if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid as u32)) } {
+        return true;
     }
     let _ = std::fs::remove_file(prepared_path(xid as u32));
     false
@@ -260,6 +274,7 @@ fn load_prepared_holdings(function: &str) {
         ),
     };
     for entry in entries {
+        pg_sys::check_for_interrupts!();
         let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
         let held = crate::high_water::read_small_file(&entry.path(), false).ok().and_then(|text| parse_prepared(&text));
         match (held, prepared_process(xid)) {
@@ -383,18 +398,35 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
             // by the file written before.
             if let Some((xid, index)) = prepared_process_of_this_transaction() {
                 let slot = HOLDINGS.at(index);
+                let mut at = [NONE; 4];
+                for (family, time) in held.holdings() {
+                    at[family as usize] = time;
+                }
                 // SAFETY: the prepared transaction's slot; nothing else writes it until it ends.
+                // Written whole: what an earlier prepared transaction left there is overwritten.
+                let earlier = unsafe { atomic(&mut (*slot).xid).swap(xid as i64, Ordering::SeqCst) };
                 unsafe {
-                    atomic(&mut (*slot).xid).store(xid as i64, Ordering::SeqCst);
-                    for (family, at) in held.holdings() {
-                        atomic(&mut (*slot).at[family as usize]).store(at, Ordering::SeqCst);
+                    for (family, at) in at.into_iter().enumerate() {
+                        atomic(&mut (*slot).at[family]).store(at, Ordering::SeqCst);
                     }
+                }
+                // The process stands for this transaction now, so the one before it has ended.
+                if earlier != 0 && earlier != xid as i64 {
+                    let _ = std::fs::remove_file(prepared_path(earlier as u32));
                 }
             }
             release(&held);
         }
-        // A rolled-back transaction's rows are never seen: its holdings may go at once.
-        pg_sys::XactEvent::XACT_EVENT_ABORT | pg_sys::XactEvent::XACT_EVENT_PARALLEL_ABORT => release(&held),
+        // A rolled-back transaction's rows are never seen: its holdings may go at once. One whose
+        // PREPARE failed after its holdings were written (max_prepared_transactions = 0, a GID in
+        // use) removes the file: it will never be prepared.
+        pg_sys::XactEvent::XACT_EVENT_ABORT | pg_sys::XactEvent::XACT_EVENT_PARALLEL_ABORT => {
+            let preparing = PREPARING.replace(0);
+            if preparing != 0 {
+                let _ = std::fs::remove_file(prepared_path(preparing));
+            }
+            release(&held)
+        }
         // XACT_EVENT_COMMIT: `after_commit`, once every callback has run.
         _ => {}
     }
@@ -439,20 +471,31 @@ fn comb_watermark_holders() -> TableIterator<
     (
         name!(pid, Option<i32>),
         name!(family, String),
-        name!(held_since, TimestampWithTimeZone),
+        name!(held_since, Option<TimestampWithTimeZone>),
         name!(prepared_xid, Option<i64>),
     ),
 > {
     // After a restart, the prepared transactions' holdings are on disk until read back.
     load_prepared_holdings("comb_watermark_holders");
     let mut rows = vec![];
+    // As pg_stat_activity shows others' sessions: their times only to their own role, its members
+    // and pg_read_all_stats.
+    // SAFETY: catalog look-ups of the current user's memberships.
+    let sees_all = unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), crate::compat::READ_ALL_STATS) };
     for index in 0..HOLDINGS.len() {
-        let slot = HOLDINGS.at(index);
-        if !still_held(slot) {
+        if !in_this_database(index) {
             continue;
         }
+        // SAFETY: as in `in_this_database`.
+        let role = unsafe { crate::compat::proc_database_and_role(index).1 };
+        // SAFETY: as above.
+        let shown = sees_all || unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) };
+        let slot = HOLDINGS.at(index);
         // SAFETY: as in `watermark_us`; the pid is read as one word.
         let (xid, pid) = unsafe { (atomic(&mut (*slot).xid).load(Ordering::SeqCst), crate::compat::proc_pid(index)) };
+        if xid != 0 && !still_prepared(xid) {
+            continue;
+        }
         for family in Family::ALL {
             // SAFETY: as above.
             let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
@@ -461,12 +504,12 @@ fn comb_watermark_holders() -> TableIterator<
                 rows.push((
                     (!prepared).then_some(pid),
                     family.name().to_string(),
-                    crate::timestamptz::from_unix_us(at),
+                    shown.then(|| crate::timestamptz::from_unix_us(at)),
                     prepared.then_some(xid),
                 ));
             }
         }
     }
-    rows.sort_by_key(|row| row.2);
+    rows.sort_by_key(|row| (row.2.is_none(), row.2));
     TableIterator::new(rows)
 }

@@ -5,13 +5,17 @@
 # watermark function; every committed id must reach every reader once, in order
 # (tests/watermark_harness.py). Then the control: the same with W read off the clock, which must
 # skip rows, or the harness has not shown it can see a skip.
-#   bash tests/watermark.sh WORK_DIR [SECONDS]   (each family SECONDS, default 60; the control
+# Then 2PC churn: every transaction prepared and at once committed, CHURN cycles for comb_uuid()
+# and a quarter of that for each other family, with the readers polling (0.5.0 skipped rows so).
+#   bash tests/watermark.sh WORK_DIR [SECONDS [CHURN]]   (each family SECONDS, default 60; CHURN
+#   default 100000; the control
 #   COMB_EXT_WATERMARK_CONTROL_SECONDS each, default 15; expects comb_ext installed and psycopg in
 #   the venv scripts/setup.sh makes; port COMB_EXT_TEST_PORT + 36, default 54366)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:?usage: tests/watermark.sh WORK_DIR [SECONDS]}
 SECONDS_EACH=${2:-60}
+CHURN=${3:-100000}
 CONTROL_SECONDS=${COMB_EXT_WATERMARK_CONTROL_SECONDS:-15}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 36))
 PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
@@ -45,6 +49,12 @@ for family in "${FAMILIES[@]}"; do
     run "$family: W from its watermark function, $SECONDS_EACH s" --family "$family" --mode watermark --seconds "$SECONDS_EACH"
 done
 for family in "${FAMILIES[@]}"; do
+    cycles=$CHURN
+    [ "$family" = comb ] || cycles=$((CHURN / 4))
+    run "2PC churn, $family: $cycles PREPARE / COMMIT PREPARED cycles, W from its watermark function" \
+        --family "$family" --mode watermark --churn --cycles "$cycles" --seconds 600
+done
+for family in "${FAMILIES[@]}"; do
     run "control, $family: W from the clock, $CONTROL_SECONDS s, must skip rows" \
         --family "$family" --mode clock --seconds "$CONTROL_SECONDS" --expect-skips
 done
@@ -53,4 +63,4 @@ if [ ${#failed[@]} -gt 0 ]; then
     printf 'watermark: FAILED: %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "watermark: every family kept every committed row, and the control skipped rows"
+echo "watermark: every family kept every committed row, under 2PC churn too, and the control skipped rows"

@@ -15,6 +15,11 @@ After the writers stop and every prepared transaction is resolved, each reader d
 begun after that returns less than a page and its W lies past every committed id. Then every reader
 must have seen every committed id exactly once, in strictly increasing order, and no other id.
 
+--churn makes every transaction one row, prepared and at once committed (COMMIT PREPARED) by its
+writer, until --cycles cycles or --seconds: prepared transactions then keep taking over the
+processes of ones just finished while the readers scan them (0.5.0's watermark cleared a slot a
+PREPARE had just taken over, and passed its ids).
+
 --mode watermark uses the family's watermark function; --mode clock uses a bound read off the clock,
 which skips rows whose ids were made before a poll and committed after it: the control, which must
 report skips (run it with --expect-skips), so that the checks are shown to catch the failure.
@@ -169,6 +174,7 @@ class Run:
                 "long transactions",
                 "ids made by the default",
                 "ids made by explicit calls",
+                "2PC cycles",
             ),
             0,
         )
@@ -225,6 +231,8 @@ class Writer:
     def plan(self):
         """A transaction's steps: ('default', k) inserts k rows with default ids; ('make', i) makes
         explicit id i, inserted by a later ('insert', i); ('sleep', s); one savepoint span at most."""
+        if self.run.args.churn:
+            return [("default", 1)]
         rows = self.rng.randint(1, MAX_ROWS)
         steps = []
         made = 0
@@ -307,6 +315,21 @@ class Writer:
                 conn.execute("RELEASE SAVEPOINT s")
                 run.count("savepoints released")
         lost = set(made) - set(live)
+        if run.args.churn:
+            # 2PC churn: PREPARE, then COMMIT PREPARED at once, so that prepared transactions take
+            # over the processes of ones just finished while the readers' watermarks scan them.
+            gid = f"watermark-{run.args.family}-{txn}"
+            conn.execute(f"PREPARE TRANSACTION '{gid}'")
+            conn.execute(f"COMMIT PREPARED '{gid}'")
+            with run.lock:
+                run.counts["2PC cycles"] += 1
+                run.committed.update(live)
+                when = time.monotonic() - run.started
+                for v in live:
+                    run.origin[v] = (self.number, txn, "default", "COMMIT PREPARED", when)
+                if run.args.cycles and run.counts["2PC cycles"] >= run.args.cycles:
+                    run.stop_writers.set()
+            return
         outcome = self.rng.random()
         if outcome < ROLLBACK_SHARE:
             conn.execute("ROLLBACK")
@@ -494,6 +517,12 @@ def main():
     parser.add_argument("--distributed", action="store_true", help="a Citus distributed table (on the coordinator)")
     parser.add_argument("--bound-dsn", default=None, help="take W on this node instead (the per-node control)")
     parser.add_argument("--poll-pause", type=float, default=0.02, help="longest pause between a reader's polls, s")
+    parser.add_argument(
+        "--churn",
+        action="store_true",
+        help="2PC churn: every transaction one row, PREPARE and COMMIT PREPARED at once, from every writer",
+    )
+    parser.add_argument("--cycles", type=int, default=0, help="with --churn, stop after this many cycles (or --seconds)")
     args = parser.parse_args()
     if args.seed is None:
         args.seed = random.randrange(2**31)

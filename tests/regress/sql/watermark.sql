@@ -37,3 +37,53 @@ SELECT count(*) AS holding FROM comb_watermark_holders() h, held WHERE h.pid = h
 SELECT dblink_exec('holder', 'ROLLBACK');
 SELECT count(*) AS after_rollback FROM comb_watermark_holders() h, held WHERE h.pid = held.pid;
 SELECT dblink_disconnect('holder');
+
+-- A PREPARE that fails (max_prepared_transactions is 0 on this server) after ids were made leaves
+-- no file behind: 0.5.0 wrote comb_ext/prepared/<xid> before PREPARE's own checks and kept it,
+-- one file per failed PREPARE, for any role.
+SELECT count(*) AS prepared_files_before FROM pg_ls_dir('comb_ext/prepared', true, false);
+BEGIN;
+SELECT comb_uuid() IS NOT NULL AS made, sno_new() IS NOT NULL AS made_sno;
+PREPARE TRANSACTION 'regress_watermark_fails';
+BEGIN;
+SELECT muid_new() IS NOT NULL AS made;
+PREPARE TRANSACTION 'regress_watermark_fails_again';
+SELECT count(*) AS prepared_files_after FROM pg_ls_dir('comb_ext/prepared', true, false);
+SELECT count(*) AS holders_after FROM comb_watermark_holders() WHERE pid = pg_backend_pid();
+
+-- A transaction in another database does not hold this one's watermarks back, nor show among its
+-- holders: a reader's rows are in its own database.
+CREATE DATABASE regress_watermark_other;
+SELECT format('host=%s port=%s dbname=regress_watermark_other', current_setting('unix_socket_directories'), current_setting('port')) AS other \gset
+SELECT dblink_connect('other', :'other');
+SELECT dblink_exec('other', 'CREATE EXTENSION comb_ext');
+SELECT dblink_exec('other', 'BEGIN');
+CREATE TEMP TABLE held_elsewhere AS
+SELECT * FROM dblink('other', $$SELECT pg_backend_pid(), comb_uuid(), sno_new()$$) AS t(pid int, comb uuid, sno sno);
+-- Here, it holds nothing back; there, it does.
+SELECT pg_sleep(0.01);
+SELECT comb_watermark() > comb AS comb_passed_here, sno_watermark() > sno AS sno_passed_here,
+       (SELECT count(*) FROM comb_watermark_holders() h WHERE h.pid = e.pid) AS shown_here
+FROM held_elsewhere e;
+SELECT * FROM dblink('other', $$SELECT count(*) FROM comb_watermark_holders() WHERE pid = pg_backend_pid()$$)
+    AS t(families_shown_there bigint);
+SELECT dblink_exec('other', 'COMMIT');
+SELECT dblink_disconnect('other');
+DROP DATABASE regress_watermark_other;
+
+-- Another role sees that a session holds, and since when only as pg_stat_activity would show it.
+CREATE ROLE regress_watermark_reader;
+SELECT dblink_connect('holder', :'conn');
+SELECT dblink_exec('holder', 'BEGIN');
+CREATE TEMP TABLE holder_now AS SELECT * FROM dblink('holder', 'SELECT pg_backend_pid(), comb_uuid()') AS t(pid int, id uuid);
+GRANT SELECT ON holder_now TO regress_watermark_reader;
+SET ROLE regress_watermark_reader;
+SELECT family, held_since IS NULL AS time_hidden FROM comb_watermark_holders() h
+WHERE h.pid = (SELECT pid FROM holder_now);
+RESET ROLE;
+SELECT family, held_since IS NULL AS time_hidden FROM comb_watermark_holders() h
+WHERE h.pid = (SELECT pid FROM holder_now);
+SELECT dblink_exec('holder', 'COMMIT');
+SELECT dblink_disconnect('holder');
+DROP TABLE holder_now;
+DROP ROLE regress_watermark_reader;
