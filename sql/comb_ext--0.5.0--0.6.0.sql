@@ -1,9 +1,19 @@
 -- comb_ext 0.5.0 -> 0.6.0
 --
--- Untyped literals resolve to the extension's own functions whatever else is on the search_path
+-- comb_ext_identity(): the identity settings checked against where the data directory runs
+-- (comb_ext/identity replaces 0.5.0's comb_ext/origin; docs/guarantees.md). Then:
+-- untyped literals resolve to the extension's own functions whatever else is on the search_path
 -- (docs/guarantees.md#names-on-the-search_path): the text twins of the functions with an enum
 -- argument, then the overloads for literals, made by the same block as a fresh install's finalize.sql
 -- runs (scripts/test.sh's upgrade test compares the two catalogs object by object).
+
+CREATE FUNCTION "comb_ext_identity"() RETURNS TABLE (
+	"setting" TEXT,
+	"refused" bool
+)
+STRICT VOLATILE PARALLEL UNSAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_ext_identity_wrapper';
 
 CREATE FUNCTION "comb_ext_text_twin_support"(
 	"request" internal
@@ -105,6 +115,11 @@ CREATE FUNCTION "uid8_new"(
 STRICT VOLATILE PARALLEL RESTRICTED SUPPORT "comb_ext_text_twin_support"
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'uid8_new_named_wrapper';
+
+COMMENT ON FUNCTION comb_ext_identity() IS
+  'The settings that set this server''s ids apart (sno partition, medallion, uid8 cluster id), and whether the generator using each refuses until it is set to another value, after a copy of the data directory, a pg_upgrade or a promotion; records where the data directory runs';
+-- Where this server runs, so that a copy made before any generator has run is recognised.
+SELECT count(*) FROM comb_ext_identity();
 
 -- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
 COMMENT ON FUNCTION comb_ext_text_twin_support(internal) IS

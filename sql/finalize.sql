@@ -141,6 +141,11 @@ COMMENT ON FUNCTION uid8_watermark() IS
 COMMENT ON FUNCTION comb_watermark_holders() IS
   'The open transactions (pid) and prepared ones (prepared_xid) that hold watermarks back, per family, with the time of their earliest id';
 
+COMMENT ON FUNCTION comb_ext_identity() IS
+  'The settings that set this server''s ids apart (sno partition, medallion, uid8 cluster id), and whether the generator using each refuses until it is set to another value, after a copy of the data directory, a pg_upgrade or a promotion; records where the data directory runs';
+-- Where this server runs, so that a copy made before any generator has run is recognised.
+SELECT count(*) FROM comb_ext_identity();
+
 -- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
 COMMENT ON FUNCTION comb_ext_text_twin_support(internal) IS
   'Planner support of the text twins: a call with a constant label becomes the call of the function the twin stands for, with the enum constant';

@@ -17,14 +17,6 @@ pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
     unreachable!("an ERROR report does not return")
 }
 
-/// A WARNING (01000) with its detail and hint: logged, and sent to the client, and the call goes on.
-pub fn warn(message: String, detail: &str, hint: &str) {
-    ErrorReport::new(PgSqlErrorCode::ERRCODE_WARNING, message, "comb_ext")
-        .set_detail(detail)
-        .set_hint(hint)
-        .report(PgLogLevel::WARNING);
-}
-
 /// 22008: a time outside what the format can hold.
 pub fn datetime_out_of_range(message: String) -> ! {
     raise(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, message, None)

@@ -1,7 +1,8 @@
 //! The generators' high-water marks on disk (`rules::high_water`): one small text file per family
 //! in `comb_ext/` under the data directory (`sno.mark`, `muid.mark`, `uid8.mark`), replaced
 //! atomically (write, fsync, rename, fsync the directory), read once per server start by the first
-//! caller; and the data directory's origin record beside them (`origin_now`).
+//! caller; and the record of where the identity settings were last checked beside them
+//! (`read_identity`, `write_identity`).
 //!
 //! A mark is written ahead, by a thread of the backend whose call found one due, while every
 //! backend goes on issuing values below the mark already on disk: a stalled disk holds values
@@ -16,7 +17,7 @@
 
 use crate::errors;
 use crate::rules::high_water::{self as rule, Persisted, RECORD_MAX};
-use crate::rules::identity::{self, Origin, OriginRecord};
+use crate::rules::identity::{self, IdentityRecord, Origin, OriginRecord, Place};
 use crate::shmem::Shared;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::ffi::{c_long, CStr};
@@ -286,42 +287,64 @@ pub fn mark_files<P: Persisted>() -> Vec<MarkFile> {
         .collect()
 }
 
-/// `comb_ext/origin`: where the data directory was when a generator last ran
-/// (`rules::identity::OriginRecord`), brought up to date with where it is now, and written if that
-/// changed it. `None` from a first run. Errors are 58030 (read or written) or XX001 (damaged).
-pub fn origin_now(function: &str) -> OriginRecord {
+/// Where the data directory is now (`rules::identity::Origin`): its inode and the machine's id.
+pub fn origin_here(function: &str) -> Origin {
     use std::os::unix::fs::MetadataExt;
-    let here = Origin {
+    Origin {
         inode: fs::metadata(".")
             .map(|m| m.ino())
             .unwrap_or_else(|e| failed(function, Unusable::Io(format!("could not stat the data directory: {e}")))),
         machine: read_small_file(Path::new("/etc/machine-id"), true).map(|t| identity::machine_id(&t)).unwrap_or(0),
-    };
-    let path = Path::new(DIR).join(ORIGIN);
-    let stored = match read_small_file(&path, false) {
-        Ok(text) => Some(OriginRecord::from_text(&text).unwrap_or_else(|| {
-            failed(function, Unusable::Damaged(format!("{} holds {text:?}, not an origin record", path.display())))
-        })),
-        Err(e) if e.kind() == ErrorKind::NotFound => None,
+    }
+}
+
+/// `comb_ext/identity` (`rules::identity::IdentityRecord`), `None` before the first check. A data
+/// directory last run by 0.5.0 has `comb_ext/origin` instead, read as the record of its place at
+/// `here`'s system identifier and timeline, with uid8's cluster id (`uid8_digest`, its value now)
+/// still refused if 0.5.0 had found a copy it had not seen set apart. Errors are 58030 (read) or
+/// XX001 (damaged). The flag says whether it came from `comb_ext/identity` itself.
+pub fn read_identity(function: &str, here: Place, uid8_digest: u64) -> (Option<IdentityRecord>, bool) {
+    if let Some(Some(text)) = read_record_file(function, IDENTITY) {
+        let record = IdentityRecord::from_text(&text).unwrap_or_else(|| {
+            failed(function, Unusable::Damaged(format!("{DIR}/{IDENTITY} holds {text:?}, not an identity record")))
+        });
+        return (Some(record), true);
+    }
+    (from_origin(function, here, uid8_digest), false)
+}
+
+fn from_origin(function: &str, here: Place, uid8_digest: u64) -> Option<IdentityRecord> {
+    let text = read_record_file(function, ORIGIN)??;
+    let origin = OriginRecord::from_text(&text).unwrap_or_else(|| {
+        failed(function, Unusable::Damaged(format!("{DIR}/{ORIGIN} holds {text:?}, not an origin record")))
+    });
+    Some(IdentityRecord {
+        place: Place { origin: origin.origin, ..here },
+        pending: [None, None, origin.copied_at.map(|_| uid8_digest)],
+    })
+}
+
+/// The text of `comb_ext/<name>`: `Some(None)` when there is no such file.
+fn read_record_file(function: &str, name: &str) -> Option<Option<String>> {
+    let path = Path::new(DIR).join(name);
+    match read_small_file(&path, false) {
+        Ok(text) => Some(Some(text)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Some(None),
         Err(e) if e.kind() == ErrorKind::InvalidData => {
             failed(function, Unusable::Damaged(format!("{} {e}", path.display())))
         }
         Err(e) => failed(function, Unusable::Io(format!("could not read {}: {e}", path.display()))),
-    };
-    let now = crate::rules::time::wall_clock_unix_us();
-    let current = stored.map_or(OriginRecord { origin: here, copied_at: None }, |s| s.seen_at(here, now));
-    if stored != Some(current) {
-        write_origin(function, &current);
     }
-    current
 }
 
-/// Replaces `comb_ext/origin` by `record`.
-pub fn write_origin(function: &str, record: &OriginRecord) {
-    replace_file(Path::new(DIR), ORIGIN, &record.to_text()).unwrap_or_else(|e| failed(function, Unusable::Io(e)));
+/// Replaces `comb_ext/identity` by `record`; 0.5.0's `comb_ext/origin`, which it replaces, goes.
+pub fn write_identity(function: &str, record: &IdentityRecord) {
+    replace_file(Path::new(DIR), IDENTITY, &record.to_text()).unwrap_or_else(|e| failed(function, Unusable::Io(e)));
+    let _ = fs::remove_file(Path::new(DIR).join(ORIGIN));
 }
 
 const ORIGIN: &str = "origin";
+const IDENTITY: &str = "identity";
 
 /// Once per server start, outside the hot path: resumes the state from the marks of this version
 /// and of 0.4.0 (folding the old file into the new one and removing it). A mark that cannot be used

@@ -52,9 +52,10 @@ pub unsafe extern "C-unwind" fn check_medallion(
 /// This server's medallion: the setting, or 40 bits folded from the cluster's system identifier,
 /// timeline and a number drawn at every server start (`identity::server_identity`), in the range
 /// nodes draw from.
+/// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn medallion() -> i64 {
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, "muid_new");
     if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
-        promotion::warn_if_settings_predate_promotion("muid_new", "comb_ext.medallion");
         return value;
     }
     layout::medallion_from_system_identifier(identity::server_identity())

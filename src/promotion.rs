@@ -1,90 +1,86 @@
-//! Settings that may be a clone's copy of its source's: a server promoted, or a data directory
-//! copied, whose configuration has not changed since. A WARNING for identities with many values
-//! (sno partition, medallion), a refusal for uid8's 16 cluster ids.
+//! Settings that set one server's ids apart, after a copy of the data directory, a `pg_upgrade`
+//! or a promotion (`rules::identity::check_identity`): each generator refuses (55000) while a
+//! setting it uses is still the one the server had when the copy or promotion was first seen, and
+//! a copy must not go on with it: uid8's cluster id always (16 values, none drawn), an explicit sno
+//! partition or medallion (derived ones differ by themselves). Only setting it to another value
+//! lifts the refusal; the record of where the check last ran is `comb_ext/identity`.
 
 use crate::errors;
+use crate::rules::identity::{check_identity, setting_digest, IdentitySetting, Place, IDENTITY_SETTINGS};
 use pgrx::pg_sys;
-use std::ffi::CStr;
+use pgrx::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-thread_local! {
-    /// The functions this session has checked `warn_if_settings_predate_promotion` for.
-    static PROMOTION_CHECKED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Whether `refuse_if_settings_predate_copy` has found the settings changed since the last
-    /// promotion or copy.
-    static SETTINGS_SINCE_COPY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// The identity settings, in `IDENTITY_SETTINGS`' order.
+#[derive(Clone, Copy)]
+pub enum IdentityOf {
+    Sno = 0,
+    Muid = 1,
+    Uid8 = 2,
 }
 
-/// The timeline, when this server was promoted (it is on a timeline past 1) and neither
-/// configuration file has changed since (the timeline's history file is older than both). A clone
-/// keeps its source's files, and a copied setting cannot be told from a deliberate one. Heuristic
-/// by nature: `ALTER SYSTEM` of any setting after the promotion counts as a change. Call after
-/// `refuse_in_recovery`.
-fn promoted_with_settings_unchanged() -> Option<u32> {
-    // SAFETY: the caller has checked that recovery has ended.
-    let timeline = unsafe { crate::compat::wal_timeline() };
-    if timeline <= 1 {
-        return None;
+/// Per backend: the settings a check has let through, never checked again in this session (a
+/// server does not become a copy under a running backend).
+static LET_THROUGH: [AtomicBool; 3] = [AtomicBool::new(false), AtomicBool::new(false), AtomicBool::new(false)];
+
+/// The settings as the check sees them now.
+fn settings_now() -> [IdentitySetting; 3] {
+    let sno = crate::sno::PARTITION.get();
+    let medallion = crate::muid::MEDALLION.get();
+    let medallion_text = medallion.as_deref().and_then(|v| v.to_str().ok()).unwrap_or("");
+    let uid8 = crate::uid8::CLUSTER_ID.get();
+    [
+        IdentitySetting { digest: setting_digest(&sno.to_string()), must_change_on_copy: sno != -1 },
+        IdentitySetting {
+            digest: setting_digest(medallion_text),
+            must_change_on_copy: crate::rules::muid::parse_medallion(medallion_text).is_some(),
+        },
+        IdentitySetting { digest: setting_digest(&uid8.to_string()), must_change_on_copy: true },
+    ]
+}
+
+/// Checks the identity settings here and now, keeps the record, and says which are refused. Call
+/// after `refuse_in_recovery`.
+fn check(function: &str) -> [bool; 3] {
+    // SAFETY: the control file's copy in shared memory; the timeline once recovery has ended.
+    let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
+    let here = Place { origin: crate::high_water::origin_here(function), system_identifier, timeline };
+    let settings = settings_now();
+    let (stored, in_its_file) =
+        crate::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
+    let (record, refused) = check_identity(stored, here, settings);
+    if !in_its_file || stored != Some(record) {
+        crate::high_water::write_identity(function, &record);
     }
-    let promoted = std::fs::metadata(format!("pg_wal/{timeline:08X}.history")).and_then(|m| m.modified()).ok()?;
-    newest_config_change().is_none_or(|changed| changed <= promoted).then_some(timeline)
+    refused
 }
 
-/// When either configuration file (postgresql.conf, postgresql.auto.conf) last changed.
-fn newest_config_change() -> Option<std::time::SystemTime> {
-    // SAFETY: ConfigFileName is the postmaster's setting, a C string (or NULL) for the backend's life.
-    let config_file = unsafe {
-        let name = pg_sys::ConfigFileName;
-        (!name.is_null()).then(|| CStr::from_ptr(name).to_string_lossy().into_owned())
-    };
-    let modified = |path: &str| std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    [config_file.as_deref(), Some("postgresql.auto.conf")].into_iter().flatten().filter_map(modified).max()
-}
-
-/// Once per session and function: a WARNING when this server was promoted and its configuration
-/// has not changed since (`promoted_with_settings_unchanged`): `settings` (the identity `function`
-/// uses, as the user would write it) may be the source's. For identities with many values to draw
-/// from (the sno partition, the medallion), whose derived defaults fold the timeline in.
-pub fn warn_if_settings_predate_promotion(function: &'static str, settings: &str) {
-    if PROMOTION_CHECKED.with_borrow(|checked| checked.contains(&function)) {
+/// Refuses (55000) while `setting` must be set apart after a copy, `pg_upgrade` or promotion; a
+/// first call on a server records where it runs, so a later copy is recognised whichever
+/// generator runs first there. Once let through, never checked again in the session.
+pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
+    if LET_THROUGH[of as usize].load(Ordering::Relaxed) {
         return;
     }
-    PROMOTION_CHECKED.with_borrow_mut(|checked| checked.push(function));
-    let Some(timeline) = promoted_with_settings_unchanged() else { return };
-    errors::warn(
-        format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since: {settings} may be copied from the server it was cloned from, and then its values can repeat that server's"),
-        "A clone keeps its source's configuration files and catalog settings, and a copy cannot be told from a deliberate choice.",
-        &format!("Set {settings} apart from the source's with ALTER SYSTEM and reload (docs/guarantees.md: \"Guarantees, situation by situation\")."),
-    );
-}
-
-/// Refuses (55000) while this server was promoted, or its data directory copied, and its
-/// configuration has not changed since (`promoted_with_settings_unchanged`,
-/// `high_water::origin_now`). For uid8's cluster id: 16 values, nothing derived from the server, so
-/// a copy beside its source repeats its values (a WARNING reaches no application). Checked on every
-/// call until the settings have changed, then never again in the session.
-pub fn refuse_if_settings_predate_copy(function: &str, settings: &str) {
-    if SETTINGS_SINCE_COPY.get() {
-        return;
-    }
-    // First, so that a copy is on record from its first call, whatever is refused first.
-    let origin = crate::high_water::origin_now(function);
-    if let Some(timeline) = promoted_with_settings_unchanged() {
+    let refused = check(function);
+    let setting = IDENTITY_SETTINGS[of as usize];
+    if refused[of as usize] {
         errors::raise(
             pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-            format!("{function}: this server was promoted (timeline {timeline}) and its configuration has not changed since, so {settings} is the server's it was cloned from, whose values it would repeat"),
-            Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (docs/guarantees.md: \"Guarantees, situation by situation\"). After a failover whose old primary is gone for good, setting the same value again is enough.")),
+            format!("{function}: this data directory was copied, upgraded or promoted since {setting} was last set, so it is the setting of the server it came from, whose values it would repeat"),
+            Some(&format!("Set {setting} to a value no other server uses (ALTER SYSTEM, then reload): only a value other than the one it had when the copy was found lifts this (docs/guarantees.md: \"Guarantees, situation by situation\").")),
         );
     }
-    if let Some(copied_at) = origin.copied_at {
-        let seen = std::time::UNIX_EPOCH + std::time::Duration::from_micros(copied_at.max(0) as u64);
-        if newest_config_change().is_none_or(|changed| changed <= seen) {
-            errors::raise(
-                pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                format!("{function}: this data directory was copied from another (found in a new place at {:.3} s since 1970) and its configuration has not changed since, so {settings} is the one of the server it was copied from, whose values it would repeat", copied_at as f64 / 1e6),
-                Some(&format!("Set {settings} to a value no other server uses with ALTER SYSTEM, and reload (docs/guarantees.md: \"Copies of a data directory\"). If the data directory was moved, not copied, setting the same value again is enough.")),
-            );
-        }
-        crate::high_water::write_origin(function, &crate::rules::identity::OriginRecord { copied_at: None, ..origin });
-    }
-    SETTINGS_SINCE_COPY.set(true);
+    LET_THROUGH[of as usize].store(true, Ordering::Relaxed);
+}
+
+/// The identity settings, and whether this server refuses the generator that uses each until it
+/// is set apart (after a copy of its data directory, a `pg_upgrade` or a promotion). Records where
+/// the data directory runs, so that a copy made later is recognised: the install and update
+/// scripts call it.
+#[pg_extern(volatile, parallel_unsafe)]
+fn comb_ext_identity() -> TableIterator<'static, (name!(setting, String), name!(refused, bool))> {
+    crate::standby::refuse_in_recovery("comb_ext_identity", "identity");
+    let refused = check("comb_ext_identity");
+    TableIterator::new(IDENTITY_SETTINGS.iter().zip(refused).map(|(s, r)| (s.to_string(), r)).collect::<Vec<_>>())
 }

@@ -85,14 +85,13 @@ pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i3
 /// The partition this server writes: the setting, or 16 bits folded from the system identifier,
 /// the timeline and a number drawn at every server start (`identity::server_identity`), so that
 /// servers left unconfigured, and copies of them, still differ with high odds.
+/// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn partition() -> u16 {
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, "sno_new");
     match PARTITION.get() {
         -1 => layout::partition_from_system_identifier(identity::server_identity()),
-        partition => {
-            promotion::warn_if_settings_predate_promotion("sno_new", "comb_ext.sno_partition");
-            // The setting's range is -1..65535.
-            partition as u16
-        }
+        // The setting's range is -1..65535.
+        partition => partition as u16,
     }
 }
 

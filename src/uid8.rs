@@ -326,7 +326,7 @@ fn uid8_new_named(mode: ModeName) -> i64 {
 fn new_id(mode: Mode) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     standby::refuse_in_recovery("uid8_new", "cluster id");
-    promotion::refuse_if_settings_predate_copy("uid8_new", "comb_ext.uid8_cluster_id");
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Uid8, "uid8_new");
     let cluster = cluster_id();
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();

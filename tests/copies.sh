@@ -8,8 +8,11 @@
 #   3. two clones of one primary, both promoted (both on timeline 2).
 # Each server runs SESSIONS sessions of sno_new() and muid_new() at once: no value twice. uid8_new,
 # whose cluster id cannot be drawn (4 bits), refuses (55000) on every copy until its
-# comb_ext.uid8_cluster_id is set after the copy was found (a new data directory inode or machine
-# id: comb_ext/origin), or after the promotion; then no value twice either. A control sets an equal
+# comb_ext.uid8_cluster_id is set to another value after the copy was found (a new data directory
+# inode or machine id, a new system identifier or timeline: comb_ext/identity); touching
+# postgresql.conf, ALTER SYSTEM of another setting or of the sno partition lifts nothing; then no
+# value twice either. 4. Copies of servers where no generator, sno and muid only, or all ran:
+# uid8_new refused on each copy. A control sets an equal
 # explicit sno partition on a source and its copy: then values repeat, so the test sees repeats
 # when they happen.
 #   bash tests/copies.sh WORK_DIR [SESSIONS] [PER_SESSION]   (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 26 .. + 29)
@@ -71,7 +74,24 @@ check() {
     echo "copies: $scenario: uid8: $made made (by the source), $refusals of $((($# - 1) * SESSIONS)) sessions on the copies refused (55000), $repeated repeated"
     [ "$made" -eq $((SESSIONS * PER_SESSION)) ] && [ "$refusals" -eq $((($# - 1) * SESSIONS)) ] && [ "$repeated" -eq 0 ] ||
         failures=$((failures + 1))
+    # Writes to the configuration that do not set the cluster id apart lift nothing (0.5.0 compared
+    # file times: each of these let 5,770-13,083 uid8 values repeat).
+    for write in "touch postgresql.conf" "ALTER SYSTEM SET work_mem = '5MB'" "ALTER SYSTEM SET comb_ext.sno_partition = 4242"; do
+        for copy in "${@:2}"; do
+            if [ "$write" = "touch postgresql.conf" ]; then touch "$copy/postgresql.conf"; else sql "$copy" -c "LOAD 'comb_ext'" -c "$write" >/dev/null; fi
+            sql "$copy" -c "SELECT pg_reload_conf()" >/dev/null
+        done
+        sleep 1
+        refused_after=0
+        for copy in "${@:2}"; do
+            out=$(sql "$copy" -v ON_ERROR_STOP=0 -v VERBOSITY=sqlstate -c "SELECT uid8_new()" 2>&1 || true)
+            if grep -q "^ERROR:  55000" <<<"$out"; then refused_after=$((refused_after + 1)); fi
+        done
+        echo "copies: $scenario: after $write on each copy: uid8_new refused on $refused_after of $(($# - 1))"
+        [ "$refused_after" -eq $(($# - 1)) ] || failures=$((failures + 1))
+    done
     for copy in "${@:2}"; do
+        sql "$copy" -c "ALTER SYSTEM RESET work_mem" -c "ALTER SYSTEM RESET comb_ext.sno_partition" >/dev/null
         n=$((n + 1))
         sql "$copy" -c "LOAD 'comb_ext'" -c "ALTER SYSTEM SET comb_ext.uid8_cluster_id = $n" -c "SELECT pg_reload_conf()" >/dev/null
     done
@@ -119,6 +139,27 @@ for n in 1 2; do
 done
 for n in 1 2; do sql "$WORK/clone$n" -c "SELECT pg_promote()" >/dev/null; done
 check "two clones of one primary, both promoted" "$source_dir" "$WORK/clone1" "$WORK/clone2"
+
+# 4. A copy is recognised whichever generators ran before it: none (CREATE EXTENSION only), only
+#    sno_new and muid_new, or all. 0.5.0 recorded where the data directory was only when uid8_new
+#    ran, so the first two let uid8 values repeat (15,939 and 6,990 in the review's run).
+for ran in "none" "sno_new(), muid_new()" "sno_new(), muid_new(), uid8_new()"; do
+    rm -rf "$WORK/subset" "$WORK/subset_copy"
+    cluster_start "$WORK/subset" $((BASE + 1)) >/dev/null
+    sql "$WORK/subset" -c "CREATE EXTENSION comb_ext" >/dev/null
+    [ "$ran" = none ] || sql "$WORK/subset" -c "SELECT $ran" >/dev/null
+    cluster_stop "$WORK/subset"
+    cp -a "$WORK/subset" "$WORK/subset_copy"
+    own_port "$WORK/subset_copy" $((BASE + 2))
+    start "$WORK/subset"
+    start "$WORK/subset_copy"
+    source_ok=$(sql "$WORK/subset" -c "SELECT uid8_new() IS NOT NULL")
+    copy_out=$(sql "$WORK/subset_copy" -v ON_ERROR_STOP=0 -v VERBOSITY=sqlstate -c "SELECT uid8_new()" 2>&1 || true)
+    echo "copies: cp -a of a server where $ran ran: uid8_new on the source: $source_ok; on the copy: $copy_out"
+    [ "$source_ok" = t ] && grep -q "^ERROR:  55000" <<<"$copy_out" || failures=$((failures + 1))
+    cluster_stop "$WORK/subset"
+    cluster_stop "$WORK/subset_copy"
+done
 
 [ "$failures" -eq 0 ] || { echo "copies: $failures failures" >&2; exit 1; }
 echo "copies: passed"

@@ -77,6 +77,106 @@ pub fn machine_id(text: &str) -> u128 {
     }
 }
 
+/// Where a server runs: its data directory's origin, its system identifier and its WAL timeline. A
+/// copy of a data directory changes the origin (a `cp -a`, a restored backup, an image on another
+/// machine), a `pg_upgrade` the system identifier, a promotion the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub origin: Origin,
+    pub system_identifier: u64,
+    pub timeline: u32,
+}
+
+/// The settings that set one server's ids apart from another's, in `IdentityRecord`'s order.
+pub const IDENTITY_SETTINGS: [&str; 3] = ["comb_ext.sno_partition", "comb_ext.medallion", "comb_ext.uid8_cluster_id"];
+
+/// A setting as a check sees it: a digest of its value, and whether a copy must not go on with it
+/// (an explicit sno partition or medallion; uid8's cluster id always: 16 values, none drawn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdentitySetting {
+    pub digest: u64,
+    pub must_change_on_copy: bool,
+}
+
+/// FNV-1a of a setting's value as text: the record compares values, it does not keep them.
+pub fn setting_digest(value: &str) -> u64 {
+    value.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The record in `comb_ext/identity`: the place the identity settings were last checked at, and
+/// for each setting that a copy or promotion found still to be the source's, the digest of the
+/// value it had then. That setting is refused until its value differs from it: only a value set
+/// after the copy or promotion was seen lifts the refusal, not a configuration file's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdentityRecord {
+    pub place: Place,
+    pub pending: [Option<u64>; 3],
+}
+
+const IDENTITY_VERSION: &str = "identity v1";
+
+impl IdentityRecord {
+    pub fn to_text(&self) -> String {
+        let pending = self.pending.map(|p| p.map_or("-".to_string(), |d| format!("{d:016x}")));
+        format!(
+            "{IDENTITY_VERSION} {} {:032x} {} {} {}\n",
+            self.place.origin.inode,
+            self.place.origin.machine,
+            self.place.system_identifier,
+            self.place.timeline,
+            pending.join(" ")
+        )
+    }
+
+    /// The record in a file's text, or None if it is not exactly what `to_text` writes.
+    pub fn from_text(text: &str) -> Option<IdentityRecord> {
+        let fields: Vec<&str> =
+            text.strip_suffix('\n')?.strip_prefix(IDENTITY_VERSION)?.strip_prefix(' ')?.split(' ').collect();
+        if fields.len() != 7 {
+            return None;
+        }
+        fn number<T: std::str::FromStr + ToString>(field: &str) -> Option<T> {
+            field.parse().ok().filter(|n: &T| n.to_string() == field)
+        }
+        let machine = Some(fields[1]).filter(|m| m.len() == 32).and_then(|m| u128::from_str_radix(m, 16).ok())?;
+        let place = Place {
+            origin: Origin { inode: number(fields[0])?, machine },
+            system_identifier: number(fields[2])?,
+            timeline: number(fields[3])?,
+        };
+        let mut pending = [None; 3];
+        for (slot, field) in pending.iter_mut().zip(&fields[4..]) {
+            *slot = match *field {
+                "-" => None,
+                digest if digest.len() == 16 => Some(u64::from_str_radix(digest, 16).ok()?),
+                _ => return None,
+            };
+        }
+        Some(IdentityRecord { place, pending })
+    }
+}
+
+/// What the identity settings' check decides at `here` with the settings as they are: the record
+/// to keep, and which settings are refused. No record (a first run) takes the place as it is. At
+/// the recorded place, a refused setting is lifted once its value differs from the one it had when
+/// the copy or promotion was seen. At another place (a copy, an upgrade, a promotion), every
+/// setting a copy must not go on with is refused at its present value, whatever it was before.
+pub fn check_identity(
+    record: Option<IdentityRecord>,
+    here: Place,
+    settings: [IdentitySetting; 3],
+) -> (IdentityRecord, [bool; 3]) {
+    let mut pending = [None; 3];
+    for (i, setting) in settings.iter().enumerate() {
+        pending[i] = match record {
+            None => None,
+            Some(r) if r.place == here => r.pending[i].filter(|&digest| digest == setting.digest),
+            Some(_) => setting.must_change_on_copy.then_some(setting.digest),
+        };
+    }
+    (IdentityRecord { place: here, pending }, pending.map(|p| p.is_some()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +236,63 @@ mod tests {
             assert_ne!(sno::partition_from_system_identifier(source), sno::partition_from_system_identifier(clone));
             assert_ne!(muid::medallion_from_system_identifier(source), muid::medallion_from_system_identifier(clone));
         }
+    }
+
+    #[test]
+    fn identity_records_round_trip() {
+        let place =
+            Place { origin: Origin { inode: 77, machine: 0xabc }, system_identifier: 7_000_000_000, timeline: 3 };
+        for pending in [[None; 3], [Some(1), None, Some(u64::MAX)]] {
+            let record = IdentityRecord { place, pending };
+            assert_eq!(IdentityRecord::from_text(&record.to_text()), Some(record));
+        }
+        assert_eq!(
+            IdentityRecord { place, pending: [None, Some(0x1f), None] }.to_text(),
+            "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
+        );
+        for bad in [
+            "",
+            "identity v1 77 00000000000000000000000000000abc 7000000000 3 - - \n",
+            "identity v1 77 00000000000000000000000000000abc 7000000000 3 - -\n",
+            "identity v1 077 00000000000000000000000000000abc 7000000000 3 - - -\n",
+            "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 1f -\n",
+            "identity v2 77 00000000000000000000000000000abc 7000000000 3 - - -\n",
+        ] {
+            assert_eq!(IdentityRecord::from_text(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_copy_is_refused_until_the_setting_is_set_after_it_was_seen() {
+        let source = Place { origin: Origin { inode: 1, machine: 9 }, system_identifier: 5, timeline: 1 };
+        let copy = Place { origin: Origin { inode: 2, ..source.origin }, ..source };
+        let promoted = Place { timeline: 2, ..source };
+        let upgraded = Place { system_identifier: 6, ..source };
+        let uid8 = |value: &str| IdentitySetting { digest: setting_digest(value), must_change_on_copy: true };
+        let derived = |value: &str| IdentitySetting { digest: setting_digest(value), must_change_on_copy: false };
+        let settings = |cluster: &str| [derived("-1"), derived(""), uid8(cluster)];
+        // A first run takes the place as it is; the source goes on.
+        let (first, refused) = check_identity(None, source, settings("-1"));
+        assert_eq!((first, refused), (IdentityRecord { place: source, pending: [None; 3] }, [false; 3]));
+        assert_eq!(check_identity(Some(first), source, settings("-1")), (first, [false; 3]));
+        for elsewhere in [copy, promoted, upgraded] {
+            // Found elsewhere: refused at the value it has, even one set on the source before the copy.
+            for value in ["-1", "3"] {
+                let (seen, refused) = check_identity(Some(first), elsewhere, settings(value));
+                assert_eq!(refused, [false, false, true]);
+                assert_eq!(seen.place, elsewhere);
+                // Nothing but another value lifts it: restarts, and other settings' changes, do not.
+                let (again, refused) = check_identity(Some(seen), elsewhere, [uid8("77"), derived("x"), uid8(value)]);
+                assert_eq!(refused, [false, false, true]);
+                assert_eq!(again.pending[2], seen.pending[2]);
+                let (lifted, refused) = check_identity(Some(again), elsewhere, settings("12"));
+                assert_eq!((lifted.pending, refused), ([None; 3], [false; 3]));
+                // Set back to the old value afterwards, it stays lifted: the place has been taken.
+                assert_eq!(check_identity(Some(lifted), elsewhere, settings(value)).1, [false; 3]);
+            }
+        }
+        // Explicit sno partitions and medallions must change on a copy too; derived ones differ by themselves.
+        let explicit = [uid8("5"), uid8("42"), uid8("1")];
+        assert_eq!(check_identity(Some(first), copy, explicit).1, [true, true, true]);
     }
 }

@@ -13,3 +13,9 @@ FROM comb_ext_marks() m JOIN made USING (family)
 ORDER BY m.family;
 -- Columns and types, as monitoring queries use them.
 SELECT pg_get_function_result('comb_ext_marks()'::regprocedure);
+
+-- The identity settings are checked against where the data directory runs (comb_ext/identity,
+-- written by CREATE EXTENSION): nothing is refused on the server they were set on.
+SELECT * FROM comb_ext_identity() ORDER BY setting;
+SELECT (pg_stat_file('comb_ext/identity')).size > 0 AS identity_recorded,
+       pg_read_file('comb_ext/identity') ~ '^identity v1 [0-9]+ [0-9a-f]{32} [0-9]+ [0-9]+ - - -\n$' AS nothing_pending;
