@@ -101,7 +101,7 @@ impl FromDatum for FormatName {
         let name = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
         match Format::from_name(name) {
             Some(format) => Some(FormatName(format)),
-            None => errors::invalid_label("comb_format", name, &Format::ALL.map(Format::name)),
+            None => errors::invalid_label("comb_format", name),
         }
     }
 }

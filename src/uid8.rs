@@ -44,7 +44,7 @@ impl FromDatum for ModeName {
         let name = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
         match Mode::from_name(name) {
             Some(mode) => Some(ModeName(mode)),
-            None => errors::invalid_label("uid8_mode", name, &Mode::ALL.map(Mode::name)),
+            None => errors::invalid_label("uid8_mode", name),
         }
     }
 }

@@ -42,12 +42,15 @@ SELECT dblink_disconnect('holder');
 -- no file behind: 0.5.0 wrote comb_ext/prepared/<xid> before PREPARE's own checks and kept it,
 -- one file per failed PREPARE, for any role.
 SELECT count(*) AS prepared_files_before FROM pg_ls_dir('comb_ext/prepared', true, false);
+-- (Terse: the hint's wording differs between majors.)
+\set VERBOSITY terse
 BEGIN;
 SELECT comb_uuid() IS NOT NULL AS made, sno_new() IS NOT NULL AS made_sno;
 PREPARE TRANSACTION 'regress_watermark_fails';
 BEGIN;
 SELECT muid_new() IS NOT NULL AS made;
 PREPARE TRANSACTION 'regress_watermark_fails_again';
+\set VERBOSITY default
 SELECT count(*) AS prepared_files_after FROM pg_ls_dir('comb_ext/prepared', true, false);
 SELECT count(*) AS holders_after FROM comb_watermark_holders() WHERE pid = pg_backend_pid();
 
