@@ -1,6 +1,6 @@
 //! SQL surface of the COMB family: argument conversion and error reports around `rules::comb`.
 
-use crate::errors;
+use crate::errors::{self, LabelArg};
 use crate::rules::comb::{self as layout, CombError, Format, Generator};
 use crate::rules::random::ProcessRng;
 use crate::rules::watermark::Family;
@@ -89,39 +89,15 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// A format passed as `text` and read by its label: the argument of each `comb_format` function's
-/// `text` twin. An untyped literal (`comb_timestamp(id, 'legacy')`) prefers a `text` parameter to
-/// any other, so without the twin a `text` overload planted in any schema on the search_path would
-/// take the call ([docs/guarantees.md](../docs/guarantees.md#names-on-the-search_path)).
-#[derive(Clone, Copy)]
-pub struct FormatName(Format);
-
-impl FromDatum for FormatName {
-    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, typoid: pg_sys::Oid) -> Option<Self> {
-        let name = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
-        match Format::from_name(name) {
-            Some(format) => Some(FormatName(format)),
-            None => errors::invalid_label("comb_format", name),
-        }
+impl errors::Labelled for Format {
+    const ENUM_TYPE: &'static str = "comb_format";
+    fn from_label(label: &str) -> Option<Format> {
+        Format::from_name(label)
     }
 }
 
-unsafe impl<'fcx> ArgAbi<'fcx> for FormatName {
-    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        // SAFETY: pgrx calls this only for an argument of SQL type text.
-        unsafe { errors::strict_arg(arg) }
-    }
-}
-
-unsafe impl SqlTranslatable for FormatName {
-    const TYPE_IDENT: &'static str = <String as SqlTranslatable>::TYPE_IDENT;
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("text"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("text")));
-}
-
-impl From<FormatName> for Format {
-    fn from(format: FormatName) -> Format {
+impl From<LabelArg<Format>> for Format {
+    fn from(format: LabelArg<Format>) -> Format {
         format.0
     }
 }
@@ -230,7 +206,7 @@ fn comb_watermark(format: default!(FormatArg, "'postgresql'")) -> Uuid {
 
 /// `comb_watermark(format)` with the format as text.
 #[pg_extern(volatile, parallel_restricted, name = "comb_watermark", support = comb_ext_text_twin_support)]
-fn comb_watermark_named(format: FormatName) -> Uuid {
+fn comb_watermark_named(format: LabelArg<Format>) -> Uuid {
     watermark_of(format.into())
 }
 
@@ -282,7 +258,7 @@ fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgre
 
 /// `comb_uuid(ts, format)` with the format as text.
 #[pg_extern(volatile, parallel_safe, name = "comb_uuid", support = comb_ext_text_twin_support)]
-fn comb_uuid_at_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+fn comb_uuid_at_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
     at(ts, format.into())
 }
 
@@ -302,7 +278,7 @@ fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(FormatArg,
 
 /// `comb_stamp(base, ts, format)` with the format as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_stamp", support = comb_ext_text_twin_support)]
-fn comb_stamp_named(base: Uuid, ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+fn comb_stamp_named(base: Uuid, ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
     stamp(base, ts, format.into())
 }
 
@@ -322,7 +298,7 @@ fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Time
 
 /// `comb_timestamp(id, format)` with the format as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp", support = comb_ext_text_twin_support)]
-fn comb_timestamp_named(id: Uuid, format: FormatName) -> TimestampWithTimeZone {
+fn comb_timestamp_named(id: Uuid, format: LabelArg<Format>) -> TimestampWithTimeZone {
     timestamp_of(id, format.into())
 }
 
@@ -341,7 +317,7 @@ fn comb_floor(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresq
 
 /// `comb_floor(ts, format)` with the format as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_floor", support = comb_ext_text_twin_support)]
-fn comb_floor_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+fn comb_floor_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
     floor(ts, format.into())
 }
 
@@ -378,7 +354,7 @@ fn comb_range_bound(ts: TimestampWithTimeZone, format: FormatArg) -> Uuid {
 
 /// `comb_range_bound(ts, format)` with the format as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_range_bound", support = comb_ext_text_twin_support)]
-fn comb_range_bound_named(ts: TimestampWithTimeZone, format: FormatName) -> Uuid {
+fn comb_range_bound_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
     range_bound(ts, format.into())
 }
 
@@ -397,7 +373,11 @@ fn comb_range_lower(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, 
 /// `comb_range_lower(lower, upper, format)` with the format as text: the planner's rewrite of
 /// `comb_in_range`'s text twin calls it.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_range_lower", support = comb_ext_text_twin_support)]
-fn comb_range_lower_named(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatName) -> Uuid {
+fn comb_range_lower_named(
+    lower: TimestampWithTimeZone,
+    upper: TimestampWithTimeZone,
+    format: LabelArg<Format>,
+) -> Uuid {
     let _ = upper;
     range_bound(lower, format.into())
 }
@@ -411,7 +391,11 @@ fn comb_range_upper(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, 
 
 /// `comb_range_upper(lower, upper, format)` with the format as text; see `comb_range_lower_named`.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_range_upper", support = comb_ext_text_twin_support)]
-fn comb_range_upper_named(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatName) -> Uuid {
+fn comb_range_upper_named(
+    lower: TimestampWithTimeZone,
+    upper: TimestampWithTimeZone,
+    format: LabelArg<Format>,
+) -> Uuid {
     let _ = lower;
     range_bound(upper, format.into())
 }
@@ -435,7 +419,7 @@ fn comb_in_range_named(
     id: Uuid,
     lower: TimestampWithTimeZone,
     upper: TimestampWithTimeZone,
-    format: FormatName,
+    format: LabelArg<Format>,
 ) -> bool {
     in_range(id, lower, upper, format.into())
 }

@@ -10,7 +10,7 @@ use crate::shmem::Shared;
 use crate::timestamptz;
 use crate::watermark;
 use crate::{clock_wait, promotion, standby};
-use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
+use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
 };
@@ -34,33 +34,11 @@ impl From<uid8_mode> for Mode {
     }
 }
 
-/// A mode passed as `text` and read by its label: the argument of the `text` twins of `uid8_new`
-/// and `uid8_from_parts`, which an untyped literal resolves to before any planted overload
-/// ([docs/guarantees.md](../docs/guarantees.md#names-on-the-search_path)).
-pub struct ModeName(Mode);
-
-impl FromDatum for ModeName {
-    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, typoid: pg_sys::Oid) -> Option<Self> {
-        let name = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
-        match Mode::from_name(name) {
-            Some(mode) => Some(ModeName(mode)),
-            None => errors::invalid_label("uid8_mode", name),
-        }
+impl errors::Labelled for Mode {
+    const ENUM_TYPE: &'static str = "uid8_mode";
+    fn from_label(label: &str) -> Option<Mode> {
+        Mode::from_name(label)
     }
-}
-
-unsafe impl<'fcx> ArgAbi<'fcx> for ModeName {
-    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        // SAFETY: pgrx calls this only for an argument of SQL type text.
-        unsafe { errors::strict_arg(arg) }
-    }
-}
-
-unsafe impl SqlTranslatable for ModeName {
-    const TYPE_IDENT: &'static str = <String as SqlTranslatable>::TYPE_IDENT;
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("text"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("text")));
 }
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
@@ -319,7 +297,7 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
 
 /// `uid8_new(mode)` with the mode as text (`DEFAULT uid8_new('time_sequential')`).
 #[pg_extern(volatile, parallel_restricted, name = "uid8_new", support = comb_ext_text_twin_support)]
-fn uid8_new_named(mode: ModeName) -> i64 {
+fn uid8_new_named(mode: errors::LabelArg<Mode>) -> i64 {
     new_id(mode.0)
 }
 
@@ -490,7 +468,13 @@ fn uid8_from_parts(
 
 /// `uid8_from_parts(...)` with the mode as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "uid8_from_parts", support = comb_ext_text_twin_support)]
-fn uid8_from_parts_named(timestamp_ms: i64, sequence: i32, generator: i32, cluster: i32, mode: ModeName) -> i64 {
+fn uid8_from_parts_named(
+    timestamp_ms: i64,
+    sequence: i32,
+    generator: i32,
+    cluster: i32,
+    mode: errors::LabelArg<Mode>,
+) -> i64 {
     from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.0 })
 }
 
