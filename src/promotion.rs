@@ -63,6 +63,12 @@ pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
         return;
     }
     let refused = check(function);
+    // One check answers for every family: the others' first calls need not read the record again.
+    for (let_through, refused) in LET_THROUGH.iter().zip(refused) {
+        if !refused {
+            let_through.store(true, Ordering::Relaxed);
+        }
+    }
     let setting = IDENTITY_SETTINGS[of as usize];
     if refused[of as usize] {
         errors::raise(
@@ -71,7 +77,6 @@ pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
             Some(&format!("Set {setting} to a value no other server uses (ALTER SYSTEM, then reload): only a value other than the one it had when the copy was found lifts this (docs/guarantees.md: \"Guarantees, situation by situation\").")),
         );
     }
-    LET_THROUGH[of as usize].store(true, Ordering::Relaxed);
 }
 
 /// The identity settings, and whether this server refuses the generator that uses each until it
