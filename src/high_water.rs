@@ -212,15 +212,20 @@ pub fn read_small_file(path: &Path, follow: bool) -> std::io::Result<String> {
 /// repeat its values): it is refused as damaged, as anything but a small regular file is.
 fn read<P: Persisted>(path: &Path) -> Result<Option<P::Record>, Unusable> {
     let damaged = |what: String| Unusable::Damaged(format!("{} {what}", path.display()));
+    let Some(text) = read_text(path)? else { return Ok(None) };
+    let record = rule::from_text::<P>(&text).ok_or_else(|| damaged(format!("holds {text:?}, not a mark")))?;
+    P::check(&record, crate::rules::time::wall_clock_unix_us())
+        .map_err(|why| damaged(format!("holds {:?}: {why}", text.trim_end())))?;
+    Ok(Some(record))
+}
+
+/// The text of one of the extension's files, `None` if there is none; anything but a small
+/// regular file (`read_small_file`) is damaged.
+fn read_text(path: &Path) -> Result<Option<String>, Unusable> {
     match read_small_file(path, false) {
-        Ok(text) => {
-            let record = rule::from_text::<P>(&text).ok_or_else(|| damaged(format!("holds {text:?}, not a mark")))?;
-            P::check(&record, crate::rules::time::wall_clock_unix_us())
-                .map_err(|why| damaged(format!("holds {:?}: {why}", text.trim_end())))?;
-            Ok(Some(record))
-        }
+        Ok(text) => Ok(Some(text)),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) if e.kind() == ErrorKind::InvalidData => Err(damaged(e.to_string())),
+        Err(e) if e.kind() == ErrorKind::InvalidData => Err(Unusable::Damaged(format!("{} {e}", path.display()))),
         Err(e) => Err(Unusable::Io(format!("could not read {}: {e}", path.display()))),
     }
 }
@@ -304,7 +309,7 @@ pub fn origin_here(function: &str) -> Origin {
 /// still refused if 0.5.0 had found a copy it had not seen set apart. Errors are 58030 (read) or
 /// XX001 (damaged). The flag says whether it came from `comb_ext/identity` itself.
 pub fn read_identity(function: &str, here: Place, uid8_digest: u64) -> (Option<IdentityRecord>, bool) {
-    if let Some(Some(text)) = read_record_file(function, IDENTITY) {
+    if let Some(text) = read_record_file(function, IDENTITY) {
         let record = IdentityRecord::from_text(&text).unwrap_or_else(|| {
             failed(function, Unusable::Damaged(format!("{DIR}/{IDENTITY} holds {text:?}, not an identity record")))
         });
@@ -314,7 +319,7 @@ pub fn read_identity(function: &str, here: Place, uid8_digest: u64) -> (Option<I
 }
 
 fn from_origin(function: &str, here: Place, uid8_digest: u64) -> Option<IdentityRecord> {
-    let text = read_record_file(function, ORIGIN)??;
+    let text = read_record_file(function, ORIGIN)?;
     let origin = OriginRecord::from_text(&text).unwrap_or_else(|| {
         failed(function, Unusable::Damaged(format!("{DIR}/{ORIGIN} holds {text:?}, not an origin record")))
     });
@@ -324,17 +329,9 @@ fn from_origin(function: &str, here: Place, uid8_digest: u64) -> Option<Identity
     })
 }
 
-/// The text of `comb_ext/<name>`: `Some(None)` when there is no such file.
-fn read_record_file(function: &str, name: &str) -> Option<Option<String>> {
-    let path = Path::new(DIR).join(name);
-    match read_small_file(&path, false) {
-        Ok(text) => Some(Some(text)),
-        Err(e) if e.kind() == ErrorKind::NotFound => Some(None),
-        Err(e) if e.kind() == ErrorKind::InvalidData => {
-            failed(function, Unusable::Damaged(format!("{} {e}", path.display())))
-        }
-        Err(e) => failed(function, Unusable::Io(format!("could not read {}: {e}", path.display()))),
-    }
+/// The text of `comb_ext/<name>`, `None` when there is no such file.
+fn read_record_file(function: &str, name: &str) -> Option<String> {
+    read_text(&Path::new(DIR).join(name)).unwrap_or_else(|e| failed(function, e))
 }
 
 /// Replaces `comb_ext/identity` by `record`; 0.5.0's `comb_ext/origin`, which it replaces, goes.
