@@ -83,6 +83,19 @@ unsafe fn constant(node: *mut pg_sys::Node) -> Option<pg_sys::Datum> {
     (is_a(node, pg_sys::NodeTag::T_Const) && !(*constant).constisnull).then(|| (*constant).constvalue)
 }
 
+/// The call a `SupportRequestSimplify` asks about, and its (non-empty) argument list.
+///
+/// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
+unsafe fn call_to_simplify(request: Internal) -> Option<(*mut pg_sys::FuncExpr, *mut pg_sys::List)> {
+    let node = request.unwrap()?.cast_mut_ptr::<pg_sys::Node>();
+    if !is_a(node, pg_sys::NodeTag::T_SupportRequestSimplify) {
+        return None;
+    }
+    let call = (*node.cast::<pg_sys::SupportRequestSimplify>()).fcall;
+    let args = (*call).args;
+    (!args.is_null() && (*args).length > 0).then_some((call, args))
+}
+
 /// The expression replacing a `comb_in_range` call, or `None` to keep the call.
 /// `bound_of` computes `comb_range_bound(ts, format)`.
 ///
@@ -91,13 +104,8 @@ pub unsafe fn in_range_simplified(
     request: Internal,
     bound_of: fn(TimestampWithTimeZone, Format) -> Uuid,
 ) -> Option<*mut pg_sys::Node> {
-    let node = request.unwrap()?.cast_mut_ptr::<pg_sys::Node>();
-    if !is_a(node, pg_sys::NodeTag::T_SupportRequestSimplify) {
-        return None;
-    }
-    let call = (*node.cast::<pg_sys::SupportRequestSimplify>()).fcall;
-    let args = (*call).args;
-    if args.is_null() || (*args).length != 4 {
+    let (call, args) = call_to_simplify(request)?;
+    if (*args).length != 4 {
         return None;
     }
     let (id, lower, upper, format) = (list_nth(args, 0), list_nth(args, 1), list_nth(args, 2), list_nth(args, 3));
@@ -182,15 +190,7 @@ const TWINNED_ENUMS: [&CStr; 2] = [c"comb_format", c"uid8_mode"];
 ///
 /// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
 pub unsafe fn text_twin_simplified(request: Internal) -> Option<*mut pg_sys::Node> {
-    let node = request.unwrap()?.cast_mut_ptr::<pg_sys::Node>();
-    if !is_a(node, pg_sys::NodeTag::T_SupportRequestSimplify) {
-        return None;
-    }
-    let call = (*node.cast::<pg_sys::SupportRequestSimplify>()).fcall;
-    let args = (*call).args;
-    if args.is_null() || (*args).length < 1 {
-        return None;
-    }
+    let (call, args) = call_to_simplify(request)?;
     // Every twin takes the label as its last argument.
     let count = (*args).length as usize;
     let label_arg = list_nth(args, count - 1);
