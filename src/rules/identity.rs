@@ -25,9 +25,9 @@ pub struct Origin {
     pub machine: u128,
 }
 
-/// The record in `comb_ext/origin`: where the data directory was when a generator last ran, and,
-/// once it has been found elsewhere (a copy), when that was first seen (unix µs) until an
-/// operator has changed the configuration since.
+/// The record 0.5.0 kept in `comb_ext/origin`: where the data directory was when `uid8_new` last
+/// ran, and, once it had been found elsewhere (a copy), when that was first seen (unix µs). Read
+/// once, into an `IdentityRecord`, by a server moved on from 0.5.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OriginRecord {
     pub origin: Origin,
@@ -54,16 +54,6 @@ impl OriginRecord {
             _ => return None,
         };
         Some(OriginRecord { origin: Origin { inode, machine }, copied_at })
-    }
-
-    /// The record to keep when the data directory is at `here` at `now` (unix µs): the same,
-    /// or, found elsewhere, `here` with the time the copy was first seen.
-    pub fn seen_at(&self, here: Origin, now: i64) -> OriginRecord {
-        if self.origin == here {
-            *self
-        } else {
-            OriginRecord { origin: here, copied_at: Some(self.copied_at.unwrap_or(now)) }
-        }
     }
 }
 
@@ -199,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn origin_records_round_trip_and_a_copy_is_remembered_from_when_it_was_first_seen() {
+    fn origin_records_round_trip() {
         let here = Origin { inode: 1234, machine: 0xabc };
         let there = Origin { inode: 99, machine: 0xabc };
         let record = OriginRecord { origin: here, copied_at: None };
@@ -218,12 +208,6 @@ mod tests {
         ] {
             assert_eq!(OriginRecord::from_text(bad), None, "{bad:?}");
         }
-        assert_eq!(record.seen_at(here, 50), record);
-        let copied = record.seen_at(there, 50);
-        assert_eq!(copied, OriginRecord { origin: there, copied_at: Some(50) });
-        // Started again, and copied again: the first sighting stays.
-        assert_eq!(copied.seen_at(there, 80), copied);
-        assert_eq!(copied.seen_at(here, 90).copied_at, Some(50));
         assert_eq!(machine_id("0123456789abcdef0123456789abcdef\n"), 0x0123456789abcdef0123456789abcdef);
         assert_eq!(machine_id("nonsense"), 0);
     }
