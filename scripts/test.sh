@@ -29,6 +29,7 @@ cargo fmt --check
 CARGO_TARGET_DIR="$REPO/target/pg15" PGRX_PG_CONFIG_PATH=$(bash scripts/pg.sh pg_config 15) \
     cargo clippy --all-targets --features "pg15 pg_test" --no-default-features -- -D warnings
 (cd fuzz && cargo clippy --all-targets -- -D warnings)
+python3 tests/module_layers.py  # families -> server -> postgres, no cycle among the adapters
 bash scripts/check_links.sh  # every relative link and #anchor of the docs resolves (no network)
 
 say "PostgreSQL servers: ${MAJORS[*]}"

@@ -6,24 +6,13 @@ pgrx::pg_module_magic!(name, version);
 
 pub mod rules;
 
-mod clock_wait;
-mod comb;
-mod compat;
-mod errors;
-mod high_water;
-mod identity;
-mod marks;
-mod muid;
-mod planner;
-mod promotion;
-mod shmem;
-mod sno;
-mod sort_support;
-mod sqlserver_order;
-mod standby;
-mod timestamptz;
-mod uid8;
-mod watermark;
+mod families;
+mod postgres;
+mod server;
+
+use families::{muid, sno, uid8};
+use postgres::compat;
+use server::{clock_wait, identity, watermark};
 
 use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
 
@@ -80,7 +69,7 @@ pub extern "C-unwind" fn _PG_init() {
     unsafe {
         compat::reserve_settings_prefix(c"comb_ext");
         // Preloaded: the generators' shared state gets its space at server start, so it never
-        // depends on the segment's spare space (src/shmem.rs).
+        // depends on the segment's spare space (src/server/shmem.rs).
         if pg_sys::process_shared_preload_libraries_in_progress {
             compat::request_shared_memory(
                 sno::SHARED_MEMORY_BYTES
@@ -99,7 +88,7 @@ fn register_settings() {
         c"comb_ext.sno_partition",
         c"Partition (0-65535) written into every sno this server generates.",
         c"Give each server that generates snos its own partition. -1 (the default) derives one from the cluster's system identifier.",
-        &sno::PARTITION,
+        &identity::SNO_PARTITION,
         -1,
         u16::MAX as i32,
         GucContext::Suset,
@@ -129,7 +118,7 @@ fn register_settings() {
         c"comb_ext.uid8_cluster_id",
         c"Cluster id (0-15) written into every uid8 this server generates; -1 derives it (a Citus node's group id, else 0).",
         c"Give each cluster of generators its own; generator ids keep sessions of one cluster id apart.",
-        &uid8::CLUSTER_ID,
+        &identity::UID8_CLUSTER_ID,
         -1,
         15,
         GucContext::Suset,
@@ -171,7 +160,7 @@ fn register_settings() {
             c"comb_ext.medallion",
             c"Medallion (Gink node id) written into every muid this server generates.",
             c"An integer below 2^44 - 1, decimal or 0x hex; give each server its own. Unset (the default) derives one in 0x10000000000..0x1FFFFFFFFFF from the cluster's system identifier.",
-            &muid::MEDALLION,
+            &identity::MEDALLION,
             GucContext::Suset,
             GucFlags::default(),
             Some(muid::check_medallion),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A misspelt comb_ext setting in postgresql.conf is reported in the server log when the library
 # loads, instead of being kept silently: comb_ext reserves its prefix (MarkGUCPrefixReserved on
-# PostgreSQL 15+, EmitWarningsOnPlaceholders on 13 and 14; src/compat.rs).
+# PostgreSQL 15+, EmitWarningsOnPlaceholders on 13 and 14; src/postgres/compat.rs).
 #   bash tests/misspelt_setting.sh WORK_DIR       (expects comb_ext installed; port COMB_EXT_TEST_PORT + 6, default 54336)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"

@@ -15,7 +15,7 @@
 # package --out-dir` tree in DIR as the old library instead of 0.4.0. Built by hand from 0.4.0 with
 # the sno and muid structs renamed, the two versions keep two generators each and repeat values:
 #   git archive ed3c08e | tar -x -C /tmp/v && cd /tmp/v &&
-#   sed -i 's/generator v2/generator vX/; s/timeline v2/timeline vX/' src/sno.rs src/muid.rs &&
+#   sed -i 's/generator v2/generator vX/; s/timeline v2/timeline vX/' src/families/sno.rs src/families/muid.rs &&
 #   cargo pgrx package --pg-config "$PG_CONFIG" --debug --out-dir /tmp/v-stage
 #   COMB_EXT_INPLACE_OLD_STAGE=/tmp/v-stage bash tests/upgrade_in_place.sh /tmp/w   (fails: sno, muid)
 set -euo pipefail

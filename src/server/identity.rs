@@ -2,9 +2,20 @@
 //! medallion are derived by default: the system identifier, the WAL timeline, and a number drawn at
 //! every server start, kept in shared memory.
 
-use crate::shmem::Shared;
-use pgrx::pg_sys;
+use crate::server::shmem::Shared;
+use pgrx::{pg_sys, GucSetting};
+use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+// ---- the settings that set one server's ids apart (registered in lib.rs; the copy and promotion
+// checks read them too) ------------------------------------------------------------------------
+
+/// `comb_ext.sno_partition`: -1 derives one from the cluster's system identifier.
+pub static SNO_PARTITION: GucSetting<i32> = GucSetting::<i32>::new(-1);
+/// `comb_ext.medallion`: unset derives one from the cluster's system identifier.
+pub static MEDALLION: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+/// `comb_ext.uid8_cluster_id`: -1 derived (a Citus node's group id, else 0); 0..15: this one.
+pub static UID8_CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 
 /// A random number drawn once per server start (at the first generator call after the start or a
 /// crash restart, when shared memory is new), 0 until then.
@@ -34,7 +45,8 @@ pub fn server_identity() -> u64 {
     });
     // SAFETY: the system identifier is the control-file copy in shared memory; the timeline is
     // read once recovery has ended, which the caller has checked.
-    let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
+    let (system_identifier, timeline) =
+        unsafe { (pg_sys::GetSystemIdentifier(), crate::postgres::compat::wal_timeline()) };
     let identity = crate::rules::identity::server_identity(system_identifier, timeline, nonce);
     IDENTITY.store(identity, Ordering::Relaxed);
     identity

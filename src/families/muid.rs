@@ -1,23 +1,18 @@
 //! SQL surface of Gink muids, stored as `uuid`: pack, unpack (sql/muid.sql), accessors, text, and
 //! `muid_new` with the server's medallion and a server-wide strictly increasing timeline.
 
-use crate::errors;
-use crate::high_water::{self, Marked};
+use crate::postgres::errors;
+use crate::postgres::timestamptz;
 use crate::rules::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_AHEAD_LIMIT_US};
 use crate::rules::time;
 use crate::rules::watermark::Family;
-use crate::shmem::Shared;
-use crate::timestamptz;
-use crate::watermark;
-use crate::{clock_wait, identity, promotion, standby};
+use crate::server::high_water::{self, Marked};
+use crate::server::shmem::Shared;
+use crate::server::watermark;
+use crate::server::{clock_wait, identity, promotion, standby};
 use pgrx::prelude::*;
-use pgrx::{pg_sys, GucSetting, PgSqlErrorCode, Uuid};
+use pgrx::{pg_sys, PgSqlErrorCode, Uuid};
 use std::ffi::{c_char, c_void, CStr, CString};
-
-// ---- the medallion setting (registered in lib.rs) --------------------------------------------
-
-/// `comb_ext.medallion`: unset derives one from the cluster's system identifier.
-pub static MEDALLION: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 
 /// GUC check hook: refuses a value `muid_new` could not use, at SET time.
 #[pg_guard]
@@ -55,7 +50,9 @@ pub unsafe extern "C-unwind" fn check_medallion(
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn medallion() -> i64 {
     promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, "muid_new");
-    if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
+    if let Some(value) =
+        identity::MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion)
+    {
         return value;
     }
     layout::medallion_from_system_identifier(identity::server_identity())
@@ -95,7 +92,7 @@ fn muid_new(offset: default!(i32, 0)) -> Uuid {
             (next, now)
         });
         match next {
-            // Made again, past the floor, if a watermark was taken meanwhile (src/watermark.rs).
+            // Made again, past the floor, if a watermark was taken meanwhile (src/server/watermark.rs).
             Next::Issue(timestamp) if watermark::hold(Family::Muid, now) => {
                 return pack("muid_new", timestamp, medallion, offset)
             }
@@ -131,7 +128,7 @@ fn pack(function: &str, timestamp: i64, medallion: i64, offset: i32) -> Uuid {
     }
 }
 
-/// The smallest muid of the muid watermark's µs (src/watermark.rs): every `muid_new()` below it
+/// The smallest muid of the muid watermark's µs (src/server/watermark.rs): every `muid_new()` below it
 /// belongs to a transaction that has ended, and none made after this call is below it.
 #[pg_extern(volatile, parallel_restricted)]
 fn muid_watermark() -> Uuid {

@@ -179,7 +179,7 @@ pub unsafe fn in_range_simplified(
     Some(pg_sys::makeBoolExpr(pg_sys::BoolExprType::AND_EXPR, both, -1).cast())
 }
 
-/// The enum types whose functions have `text` twins (src/comb.rs, src/uid8.rs).
+/// The enum types whose functions have `text` twins (src/families/comb.rs, src/uid8.rs).
 const TWINNED_ENUMS: [&CStr; 2] = [c"comb_format", c"uid8_mode"];
 
 /// Planner support for the `text` twins: `f(..., 'legacy'::text)` becomes `f(..., 'legacy'::comb_format)`,

@@ -3,7 +3,7 @@
 //! value the sort converts (sno keys do: `rules::sno::abbreviated`), so that the values a sort
 //! usually holds, one server's, still get keys that differ.
 
-use crate::compat::{self, SortComparator};
+use crate::postgres::compat::{self, SortComparator};
 use pgrx::{pg_sys, Internal, PgMemoryContexts};
 use std::ffi::c_int;
 

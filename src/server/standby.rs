@@ -1,6 +1,6 @@
 //! Generators whose values rest on the server's identity refuse on a server in recovery.
 
-use crate::errors;
+use crate::postgres::errors;
 use pgrx::pg_sys;
 
 /// Refuses to generate on a server in recovery (a standby, or a server replaying WAL): it has its

@@ -1,11 +1,11 @@
 //! SQL surface of the COMB family: argument conversion and error reports around `rules::comb`.
 
-use crate::errors::{self, LabelArg};
+use crate::postgres::errors::{self, LabelArg};
+use crate::postgres::timestamptz::{self, shown};
 use crate::rules::comb::{self as layout, CombError, Format, Generator};
 use crate::rules::random::ProcessRng;
 use crate::rules::watermark::Family;
-use crate::timestamptz::{self, shown};
-use crate::watermark;
+use crate::server::watermark;
 use pgrx::callconv::{Arg, ArgAbi};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -138,7 +138,7 @@ fn generate(format: Format) -> Uuid {
             session.generators[format as usize].next(now, random)
         });
         match result {
-            // Made again, past the floor, if a watermark was taken meanwhile (src/watermark.rs).
+            // Made again, past the floor, if a watermark was taken meanwhile (src/server/watermark.rs).
             Ok(id) if watermark::hold(Family::Comb, now) => return Uuid::from_bytes(id),
             Ok(_) => {}
             Err(error) => report("comb_uuid", format, error),
@@ -195,7 +195,7 @@ fn report_for(function: &str, id: Option<Uuid>, format: Format, error: CombError
     }
 }
 
-/// The smallest COMB of `format` in the clock unit of the comb watermark (src/watermark.rs): every
+/// The smallest COMB of `format` in the clock unit of the comb watermark (src/server/watermark.rs): every
 /// `comb_uuid()` or `comb_uuid(format)` below it belongs to a transaction that has ended, and
 /// none made after this call is below it. Compare in the format's order (`#<#` for the SQL Server
 /// formats).
@@ -441,7 +441,7 @@ fn comb_in_range_support(request: Internal) -> Internal {
     // SAFETY: PostgreSQL calls a support function with a valid request node; every pointer read
     // comes from it or from catalog look-ups that return valid objects or InvalidOid.
     // Declining is a NULL pointer, not an SQL NULL (which PostgreSQL would reject).
-    let rewritten = unsafe { crate::planner::in_range_simplified(request, range_bound) };
+    let rewritten = unsafe { crate::postgres::planner::in_range_simplified(request, range_bound) };
     Internal::from(Some(pg_sys::Datum::from(rewritten.unwrap_or(std::ptr::null_mut()))))
 }
 
@@ -451,6 +451,6 @@ fn comb_in_range_support(request: Internal) -> Internal {
 pub fn comb_ext_text_twin_support(request: Internal) -> Internal {
     // SAFETY: PostgreSQL calls a support function with a valid request node; every pointer read
     // comes from it or from catalog look-ups that return valid objects or InvalidOid.
-    let simplified = unsafe { crate::planner::text_twin_simplified(request) };
+    let simplified = unsafe { crate::postgres::planner::text_twin_simplified(request) };
     Internal::from(Some(pg_sys::Datum::from(simplified.unwrap_or(std::ptr::null_mut()))))
 }

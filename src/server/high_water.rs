@@ -15,10 +15,10 @@
 //! a mark of its own covers, so a value issued under `written` is covered by one file or the other,
 //! and a restart reads both (then folds the old file into the new one and removes it).
 
-use crate::errors;
+use crate::postgres::errors;
 use crate::rules::high_water::{self as rule, Persisted, RECORD_MAX};
 use crate::rules::identity::{self, IdentityRecord, Origin, OriginRecord, Place};
-use crate::shmem::Shared;
+use crate::server::shmem::Shared;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::ffi::{c_long, CStr};
 use std::fs::{self, File};
@@ -463,7 +463,7 @@ where
 {
     let writer = marked.writer.as_ptr();
     loop {
-        crate::clock_wait::nap(POLL_MS);
+        crate::server::latch::nap(POLL_MS);
         let outcome = marked.generator.with_locked(|durable| {
             // SAFETY: as in `update`.
             let plan = unsafe { &mut (*writer).plan };

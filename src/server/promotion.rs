@@ -5,7 +5,7 @@
 //! partition or medallion (derived ones differ by themselves). Only setting it to another value
 //! lifts the refusal; the record of where the check last ran is `comb_ext/identity`.
 
-use crate::errors;
+use crate::postgres::errors;
 use crate::rules::identity::{check_identity, setting_digest, IdentitySetting, Place, IDENTITY_SETTINGS};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
@@ -25,10 +25,10 @@ static LET_THROUGH: [AtomicBool; 3] = [AtomicBool::new(false), AtomicBool::new(f
 
 /// The settings as the check sees them now.
 fn settings_now() -> [IdentitySetting; 3] {
-    let sno = crate::sno::PARTITION.get();
-    let medallion = crate::muid::MEDALLION.get();
+    let sno = crate::server::identity::SNO_PARTITION.get();
+    let medallion = crate::server::identity::MEDALLION.get();
     let medallion_text = medallion.as_deref().and_then(|v| v.to_str().ok()).unwrap_or("");
-    let uid8 = crate::uid8::CLUSTER_ID.get();
+    let uid8 = crate::server::identity::UID8_CLUSTER_ID.get();
     [
         IdentitySetting { digest: setting_digest(&sno.to_string()), must_change_on_copy: sno != -1 },
         IdentitySetting {
@@ -43,14 +43,15 @@ fn settings_now() -> [IdentitySetting; 3] {
 /// after `refuse_in_recovery`.
 fn check(function: &str) -> [bool; 3] {
     // SAFETY: the control file's copy in shared memory; the timeline once recovery has ended.
-    let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
-    let here = Place { origin: crate::high_water::origin_here(function), system_identifier, timeline };
+    let (system_identifier, timeline) =
+        unsafe { (pg_sys::GetSystemIdentifier(), crate::postgres::compat::wal_timeline()) };
+    let here = Place { origin: crate::server::high_water::origin_here(function), system_identifier, timeline };
     let settings = settings_now();
     let (stored, in_its_file) =
-        crate::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
+        crate::server::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
     let (record, refused) = check_identity(stored, here, settings);
     if !in_its_file || stored != Some(record) {
-        crate::high_water::write_identity(function, &record);
+        crate::server::high_water::write_identity(function, &record);
     }
     refused
 }
@@ -85,7 +86,7 @@ pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
 /// scripts call it.
 #[pg_extern(volatile, parallel_unsafe)]
 fn comb_ext_identity() -> TableIterator<'static, (name!(setting, String), name!(refused, bool))> {
-    crate::standby::refuse_in_recovery("comb_ext_identity", "identity");
+    crate::server::standby::refuse_in_recovery("comb_ext_identity", "identity");
     let refused = check("comb_ext_identity");
     TableIterator::new(IDENTITY_SETTINGS.iter().zip(refused).map(|(s, r)| (s.to_string(), r)).collect::<Vec<_>>())
 }

@@ -2,9 +2,9 @@
 //! mark next to the clock, for monitoring and for the recovery steps in docs/guarantees.md ("Marks on
 //! disk").
 
-use crate::high_water::{self, MarkFile};
+use crate::postgres::timestamptz;
 use crate::rules::{muid, sno, time, uid8};
-use crate::timestamptz;
+use crate::server::high_water::{self, MarkFile};
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
 

@@ -4,12 +4,12 @@
 //! transaction's over to it, on disk too), and `comb_watermark_holders()`. The families' own
 //! `*_watermark()` functions turn the time this module gives into their smallest id.
 
-use crate::errors;
-use crate::high_water::{self, Marked};
+use crate::postgres::errors;
 use crate::rules::time;
 use crate::rules::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
-use crate::shmem::{self, PerProc, Shared};
-use crate::standby;
+use crate::server::high_water::{self, Marked};
+use crate::server::shmem::{self, PerProc, Shared};
+use crate::server::standby;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, PgSqlErrorCode};
 use std::cell::Cell;
@@ -236,7 +236,7 @@ fn holding(index: usize, family: Family, prepared: bool) -> Option<i64> {
 /// not hold its watermark back.
 fn in_this_database(index: usize) -> bool {
     // SAFETY: index is a PGPROC's; MyDatabaseId is set once the backend has connected.
-    unsafe { crate::compat::proc_database_and_role(index).0 == pg_sys::MyDatabaseId }
+    unsafe { crate::postgres::compat::proc_database_and_role(index).0 == pg_sys::MyDatabaseId }
 }
 
 /// Whether prepared transaction `xid` is still prepared; its file is removed once it is not.
@@ -276,7 +276,9 @@ fn load_prepared_holdings(function: &str) {
     for entry in entries {
         pg_sys::check_for_interrupts!();
         let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let held = crate::high_water::read_small_file(&entry.path(), false).ok().and_then(|text| parse_prepared(&text));
+        let held = crate::server::high_water::read_small_file(&entry.path(), false)
+            .ok()
+            .and_then(|text| parse_prepared(&text));
         match (held, prepared_process(xid)) {
             (Some(at), Some(index)) => {
                 let slot = HOLDINGS.at(index);
@@ -337,7 +339,7 @@ fn parse_prepared(text: &str) -> Option<[i64; 4]> {
 fn prepared_process(xid: u32) -> Option<usize> {
     (0..HOLDINGS.len()).find(|&index| {
         // SAFETY: index is a PGPROC's.
-        unsafe { crate::compat::proc_pid(index) == 0 && crate::compat::proc_xid(index) == xid }
+        unsafe { crate::postgres::compat::proc_pid(index) == 0 && crate::postgres::compat::proc_xid(index) == xid }
     })
 }
 
@@ -481,18 +483,19 @@ fn comb_watermark_holders() -> TableIterator<
     // As pg_stat_activity shows others' sessions: their times only to their own role, its members
     // and pg_read_all_stats.
     // SAFETY: catalog look-ups of the current user's memberships.
-    let sees_all = unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), crate::compat::READ_ALL_STATS) };
+    let sees_all = unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), crate::postgres::compat::READ_ALL_STATS) };
     for index in 0..HOLDINGS.len() {
         if !in_this_database(index) {
             continue;
         }
         // SAFETY: as in `in_this_database`.
-        let role = unsafe { crate::compat::proc_database_and_role(index).1 };
+        let role = unsafe { crate::postgres::compat::proc_database_and_role(index).1 };
         // SAFETY: as above.
         let shown = sees_all || unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) };
         let slot = HOLDINGS.at(index);
         // SAFETY: as in `watermark_us`; the pid is read as one word.
-        let (xid, pid) = unsafe { (atomic(&mut (*slot).xid).load(Ordering::SeqCst), crate::compat::proc_pid(index)) };
+        let (xid, pid) =
+            unsafe { (atomic(&mut (*slot).xid).load(Ordering::SeqCst), crate::postgres::compat::proc_pid(index)) };
         if xid != 0 && !still_prepared(xid) {
             continue;
         }
@@ -504,7 +507,7 @@ fn comb_watermark_holders() -> TableIterator<
                 rows.push((
                     (!prepared).then_some(pid),
                     family.name().to_string(),
-                    shown.then(|| crate::timestamptz::from_unix_us(at)),
+                    shown.then(|| crate::postgres::timestamptz::from_unix_us(at)),
                     prepared.then_some(xid),
                 ));
             }

@@ -1,7 +1,7 @@
 //! `timestamptz` at the SQL boundary: PostgreSQL's µs since 2000 to and from the rules' unix µs, in
 //! one place for every family.
 
-use crate::errors;
+use crate::postgres::errors;
 use crate::rules::time;
 use pgrx::prelude::TimestampWithTimeZone;
 

@@ -1,15 +1,15 @@
 //! SQL surface of 8-byte unique IDs (as `bigint`): `uid8_new`, decoders, the builder, bytea
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
-use crate::errors;
-use crate::high_water::{self, Marked};
+use crate::postgres::errors;
+use crate::postgres::timestamptz;
 use crate::rules::time;
 use crate::rules::uid8::{self, Generators, Mode, Next, Parts, Reservation};
 use crate::rules::watermark::Family;
-use crate::shmem::Shared;
-use crate::timestamptz;
-use crate::watermark;
-use crate::{clock_wait, promotion, standby};
+use crate::server::high_water::{self, Marked};
+use crate::server::shmem::Shared;
+use crate::server::watermark;
+use crate::server::{clock_wait, identity, promotion, standby};
 use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -43,8 +43,6 @@ impl errors::Labelled for Mode {
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
 
-/// -1: derived (`cluster_id`); 0..15: this one.
-pub static CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 /// -1: claim any free generator id; 0..2047: claim this one.
 pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 /// How many generator ids one session may hold; it claims more as it fills milliseconds.
@@ -59,7 +57,7 @@ thread_local! {
 /// coordinator's is 0, each worker's its own, so the nodes of a Citus cluster differ without
 /// configuration), else 0. A group id past 15 fails: it must be set by hand.
 fn cluster_id() -> i32 {
-    let setting = CLUSTER_ID.get();
+    let setting = identity::UID8_CLUSTER_ID.get();
     if setting >= 0 {
         return setting;
     }
@@ -116,7 +114,7 @@ const LOCK_MODE: pg_sys::LOCKMODE = pg_sys::ExclusiveLock as pg_sys::LOCKMODE;
 /// Whether this backend still holds `generator` of `cluster` (a look-up in its local lock table).
 fn still_held(cluster: i32, generator: i32) -> bool {
     // SAFETY: looks the tag up in this backend's local lock table.
-    unsafe { crate::compat::lock_held_by_me(&lock_tag(cluster, generator), LOCK_MODE) }
+    unsafe { crate::postgres::compat::lock_held_by_me(&lock_tag(cluster, generator), LOCK_MODE) }
 }
 
 fn release(cluster: i32, generator: i32) {
@@ -313,7 +311,7 @@ fn new_id(mode: Mode) -> i64 {
         session.follow_settings(cluster, pinned, limit);
         let mut wait = clock_wait::ClockWait::new("uid8_new");
         loop {
-            // The generators' clock (src/watermark.rs), in µs for the watermark and in ms.
+            // The generators' clock (src/server/watermark.rs), in µs for the watermark and in ms.
             let now_us = watermark::clock_us();
             let now = now_us.div_euclid(time::US_PER_MS);
             match session.generators.next(now, limit) {
@@ -438,7 +436,7 @@ unsafe impl SqlTranslatable for ModeResult {
     const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("uid8_mode")));
 }
 
-/// The smallest `time_sequential` ID of the uid8 watermark's millisecond (src/watermark.rs): every
+/// The smallest `time_sequential` ID of the uid8 watermark's millisecond (src/server/watermark.rs): every
 /// `uid8_new('time_sequential')` below it belongs to a transaction that has ended, and none made
 /// after this call is below it. (`spread` IDs are not in time order: no bound orders them.)
 #[pg_extern(volatile, parallel_restricted)]

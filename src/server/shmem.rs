@@ -6,7 +6,7 @@
 //! `shared_preload_libraries` its space is reserved at server start; without it the struct (a few
 //! dozen bytes) comes from the spare space PostgreSQL leaves in the segment for late allocations.
 //! Were that ever used up, the error says to preload the library.
-use crate::errors;
+use crate::postgres::errors;
 
 use pgrx::pg_sys;
 use pgrx::prelude::*;
@@ -182,7 +182,7 @@ impl<T: Copy + 'static> PerProc<T> {
     /// This backend's element.
     pub fn mine(&self) -> *mut T {
         // SAFETY: MyProc is this backend's PGPROC, one of ProcGlobal's.
-        self.at(unsafe { crate::compat::my_proc_number() })
+        self.at(unsafe { crate::postgres::compat::my_proc_number() })
     }
 
     #[inline]

@@ -1,25 +1,10 @@
 //! One call's waits for the wall clock: latch naps a cancel or a shutdown interrupts, bounded in
 //! total by `comb_ext.max_clock_wait`.
 
-use crate::errors;
-use pgrx::{pg_sys, GucSetting};
-use std::ffi::{c_int, c_long};
-
-/// Sleeps up to `ms` milliseconds on the backend's latch, seen as an extension wait in
-/// pg_stat_activity, after handling any pending cancel, statement timeout or termination.
-pub fn nap(ms: c_long) {
-    pgrx::check_for_interrupts!();
-    // SAFETY: MyLatch is this backend's own latch, valid for its whole life.
-    unsafe {
-        pg_sys::WaitLatch(
-            pg_sys::MyLatch,
-            (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as c_int,
-            ms,
-            pg_sys::PG_WAIT_EXTENSION,
-        );
-        pg_sys::ResetLatch(pg_sys::MyLatch);
-    }
-}
+use crate::postgres::errors;
+use crate::server::latch::nap;
+use pgrx::GucSetting;
+use std::ffi::c_long;
 
 /// The longest a generator waits for the wall clock (milliseconds, `comb_ext.max_clock_wait`).
 pub static MAX_CLOCK_WAIT_MS: GucSetting<i32> = GucSetting::<i32>::new(5_000);
@@ -65,8 +50,8 @@ impl ClockWait {
         let mut last = read_us;
         loop {
             pgrx::check_for_interrupts!();
-            // The generators' clock: the wall clock, unless a watermark put it ahead (src/watermark.rs).
-            let now = crate::watermark::clock_us();
+            // The generators' clock: the wall clock, unless a watermark put it ahead (src/server/watermark.rs).
+            let now = crate::server::watermark::clock_us();
             if now < last {
                 self.stepped_back_us = self.stepped_back_us.max(last - now);
                 return;

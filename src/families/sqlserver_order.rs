@@ -1,8 +1,8 @@
 //! SQL Server `uniqueidentifier` order for `uuid`: the comparison functions behind the btree
 //! operator class `uuid_sqlserver_ops` (sql/sqlserver_order.sql), and its sort support.
 
+use crate::postgres::sort_support::Abbreviate;
 use crate::rules::order::Order;
-use crate::sort_support::Abbreviate;
 use pgrx::prelude::*;
 use pgrx::{pg_sys, Internal, Uuid};
 use std::cmp::Ordering;
@@ -75,5 +75,5 @@ impl Abbreviate for SqlServerKey {
 /// Btree support function 2: sort support with abbreviated keys.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uuid_sqlserver_sortsupport(ssup: Internal) {
-    crate::sort_support::install::<SqlServerKey>(ssup, sqlserver_fastcmp);
+    crate::postgres::sort_support::install::<SqlServerKey>(ssup, sqlserver_fastcmp);
 }

@@ -2,15 +2,15 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
-use crate::errors;
-use crate::high_water::{self, Marked};
+use crate::postgres::errors;
+use crate::postgres::sort_support::Abbreviate;
+use crate::postgres::timestamptz::{self, shown};
 use crate::rules::range;
 use crate::rules::sno::{self as layout, Generator, Next, Parts, SequenceBounds};
 use crate::rules::watermark::Family;
-use crate::sort_support::Abbreviate;
-use crate::timestamptz::{self, shown};
-use crate::watermark;
-use crate::{clock_wait, identity, promotion, standby};
+use crate::server::high_water::{self, Marked};
+use crate::server::watermark;
+use crate::server::{clock_wait, identity, promotion, standby};
 use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::pg_sys;
 use pgrx::pgrx_sql_entity_graph::metadata::{
@@ -77,8 +77,6 @@ unsafe fn sno_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8; layout::LEN] {
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
 
-/// `comb_ext.sno_partition`: -1 derives one from the cluster's system identifier.
-pub static PARTITION: GucSetting<i32> = GucSetting::<i32>::new(-1);
 pub static SEQUENCE_MIN: GucSetting<i32> = GucSetting::<i32>::new(0);
 pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i32);
 
@@ -88,7 +86,7 @@ pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i3
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn partition() -> u16 {
     promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, "sno_new");
-    match PARTITION.get() {
+    match identity::SNO_PARTITION.get() {
         -1 => layout::partition_from_system_identifier(identity::server_identity()),
         // The setting's range is -1..65535.
         partition => partition as u16,
@@ -141,7 +139,7 @@ fn sno_new(meta: default!(i32, 0)) -> Sno {
         });
         match step {
             Ok((Next::Issue { units, tick, sequence }, now)) => {
-                // Made again, past the floor, if a watermark was taken meanwhile (src/watermark.rs).
+                // Made again, past the floor, if a watermark was taken meanwhile (src/server/watermark.rs).
                 if watermark::hold(Family::Sno, now) {
                     return Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }));
                 }
@@ -171,7 +169,7 @@ fn sno_in(input: &CStr, fcinfo: pg_sys::FunctionCallInfo) -> Sno {
     let message = format!("invalid input syntax for type sno: \"{}\"", input.to_string_lossy());
     let hint = "A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).";
     // SAFETY: fcinfo is this call's own.
-    if unsafe { crate::compat::save_soft_error(fcinfo, code, &message, Some(hint)) } {
+    if unsafe { crate::postgres::compat::save_soft_error(fcinfo, code, &message, Some(hint)) } {
         return Sno([0; layout::LEN]);
     }
     errors::raise(code, message, Some(hint))
@@ -276,7 +274,7 @@ fn sno_from_parts(
     Sno(layout::encode(&Parts { units, tick, meta, partition, sequence }))
 }
 
-/// The smallest sno in the 4 ms unit of the sno watermark (src/watermark.rs): every `sno_new()`
+/// The smallest sno in the 4 ms unit of the sno watermark (src/server/watermark.rs): every `sno_new()`
 /// below it belongs to a transaction that has ended, and none made after this call is below it.
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_watermark() -> Sno {
@@ -399,5 +397,5 @@ impl Abbreviate for SnoKey {
 /// Btree support function 2: sort support with abbreviated keys.
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_sortsupport(ssup: Internal) {
-    crate::sort_support::install::<SnoKey>(ssup, sno_fastcmp);
+    crate::postgres::sort_support::install::<SnoKey>(ssup, sno_fastcmp);
 }

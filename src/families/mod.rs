@@ -1,0 +1,8 @@
+//! The SQL surface of each family: argument checks, Datum conversion and the generators' locking,
+//! one file per family, over the rules.
+
+pub mod comb;
+pub mod muid;
+pub mod sno;
+pub mod sqlserver_order;
+pub mod uid8;

@@ -1,0 +1,12 @@
+//! The server machinery the generators share: named shared memory, marks on disk, the server's
+//! identity and the copy and promotion checks, clock waits, the standby refusal and the watermarks.
+
+pub mod clock_wait;
+pub mod high_water;
+pub mod identity;
+pub mod latch;
+pub mod marks;
+pub mod promotion;
+pub mod shmem;
+pub mod standby;
+pub mod watermark;
