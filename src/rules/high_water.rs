@@ -22,6 +22,34 @@ pub const WINDOW_US: i64 = 1_000_000;
 pub const MAX_AHEAD_US: i64 = super::time::US_PER_DAY;
 
 /// A generator state whose `record` must be covered by a mark on disk before the values it issued
+/// Whether a record is set, and which, laid out as every library from 0.4.0 on shares it in a
+/// generator's shared struct: one tag byte (0 none, 1 some), padding to the record's 8-byte
+/// alignment, the record. Those libraries declared it `Option<[i64; N]>`, whose layout rustc does
+/// not promise; this type writes that layout down (`written_is_the_option_layout_older_libraries_share`
+/// checks it against the compiler's), and reads any tag but 0 as set instead of trusting it.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Written<R: Copy> {
+    tag: u8,
+    /// What rustc leaves between the tag and an 8-byte aligned record, written as zero here.
+    padding: [u8; 7],
+    record: R,
+}
+
+impl<R: Copy> Written<R> {
+    /// No record. `R` is a record of plain integers (`Persisted::Record`), valid as zero bytes.
+    pub const fn none() -> Self {
+        // SAFETY: the records are arrays of i64, for which all-zero bytes are a value.
+        Written { tag: 0, padding: [0; 7], record: unsafe { std::mem::zeroed() } }
+    }
+    pub const fn some(record: R) -> Self {
+        Written { tag: 1, padding: [0; 7], record }
+    }
+    pub fn get(&self) -> Option<R> {
+        (self.tag != 0).then_some(self.record)
+    }
+}
+
 /// are returned.
 pub trait Persisted {
     /// The family: the first word of its mark's text, and the name of its file.
@@ -249,5 +277,40 @@ mod tests {
         assert_eq!(reserve(100, 250, 10), 260);
         assert_eq!(reserve(i64::MIN, 0, 10), 10);
         assert_eq!(reserve(0, i64::MAX, 10), i64::MAX);
+    }
+
+    /// The bytes a reader of the other kind looks at: the tag, and the record after the 8-byte
+    /// alignment (an `Option`'s padding is not initialised, so it is not compared).
+    fn meaningful_bytes<T>(value: &T) -> Vec<u8> {
+        // SAFETY: reads the value's own bytes, skipping the padding.
+        let all = unsafe { std::slice::from_raw_parts(value as *const T as *const u8, std::mem::size_of::<T>()) };
+        [&all[..1], &all[8..]].concat()
+    }
+
+    /// The shared structs of 0.4.0 and 0.5.0 hold `Option<[i64; N]>` (N = 1, 2, 3); a library of
+    /// this version attaches to the same bytes through `Written`, so both must agree byte for byte.
+    #[test]
+    fn written_is_the_option_layout_older_libraries_share() {
+        fn check<const N: usize>() {
+            assert_eq!(std::mem::size_of::<Written<[i64; N]>>(), std::mem::size_of::<Option<[i64; N]>>());
+            assert_eq!(std::mem::align_of::<Written<[i64; N]>>(), std::mem::align_of::<Option<[i64; N]>>());
+            let record: [i64; N] = std::array::from_fn(|i| 0x0102_0304_0506_0708 * (i as i64 + 1));
+            assert_eq!(meaningful_bytes(&Written::some(record)), meaningful_bytes(&Some(record)));
+            // SAFETY: all-zero bytes are a valid Option<[i64; N]> (None) and a valid Written.
+            let (zeroed_option, zeroed_written): (Option<[i64; N]>, Written<[i64; N]>) =
+                unsafe { (std::mem::zeroed(), std::mem::zeroed()) };
+            assert_eq!(zeroed_option, None);
+            assert_eq!(zeroed_written.get(), None);
+            assert_eq!(meaningful_bytes(&Written::<[i64; N]>::none())[..1], meaningful_bytes(&None::<[i64; N]>)[..1]);
+            // What a library of either kind wrote, read by the other.
+            // SAFETY: same size (asserted above), and each kind's bytes are a value of the other.
+            let as_option: Option<[i64; N]> = unsafe { std::mem::transmute_copy(&Written::some(record)) };
+            assert_eq!(as_option, Some(record));
+            let as_written: Written<[i64; N]> = unsafe { std::mem::transmute_copy(&Some(record)) };
+            assert_eq!(as_written.get(), Some(record));
+        }
+        check::<1>();
+        check::<2>();
+        check::<3>();
     }
 }

@@ -16,7 +16,7 @@
 //! and a restart reads both (then folds the old file into the new one and removes it).
 
 use crate::postgres::errors;
-use crate::rules::high_water::{self as rule, Persisted, RECORD_MAX};
+use crate::rules::high_water::{self as rule, Persisted, Written, RECORD_MAX};
 use crate::rules::identity::{self, IdentityRecord, Origin, OriginRecord, Place};
 use crate::server::shmem::Shared;
 use pgrx::{pg_sys, PgSqlErrorCode};
@@ -37,13 +37,13 @@ const DIR: &str = "comb_ext";
 #[derive(Clone, Copy)]
 pub struct Durable<P: Persisted> {
     state: P,
-    written: Option<P::Record>,
+    written: Written<P::Record>,
     resumed: bool,
 }
 
 impl<P: Persisted> Durable<P> {
     pub const fn new(state: P) -> Self {
-        Durable { state, written: None, resumed: false }
+        Durable { state, written: Written::none(), resumed: false }
     }
 }
 
@@ -365,7 +365,7 @@ fn resume<P: Persisted>(durable: &mut Durable<P>, plan: &mut Plan) -> Result<(),
             fs::remove_file(&old).map_err(|e| format!("could not remove {}: {e}", old.display()))?;
         }
         durable.state.resume(mark);
-        durable.written = Some(mark);
+        durable.written = Written::some(mark);
         plan.durable = to_array::<P>(&mark);
         plan.has_durable = 1;
     }
@@ -403,7 +403,7 @@ where
         let position = durable.state.position();
         // The common case, touching nothing but the state: it has taken the reservation of the
         // mark on disk (or 0.4.0 wrote it), and more than a window of it is left.
-        if durable.written == Some(record) && !rule::due::<P>(&record, position) {
+        if durable.written.get() == Some(record) && !rule::due::<P>(&record, position) {
             return Ok(Step::Ready(result));
         }
         // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
@@ -420,7 +420,7 @@ where
             durable.state.raise_reservation(mark.as_ref()[0]);
         }
         // What 0.4.0 compares its state with: equal, it writes nothing.
-        durable.written = Some(durable.state.record());
+        durable.written = Written::some(durable.state.record());
         // A state that reserves nothing (nothing issued since the start; the watermarks' floor
         // before the first watermark) has nothing to write ahead of.
         if plan.writer_pid == 0 && rule::reserves_anything(mark.as_ref()) && rule::due::<P>(&mark, position) {
@@ -449,7 +449,7 @@ fn covering_mark<P: Persisted>(durable: &Durable<P>, plan: &Plan, record: &P::Re
         return Some(*record);
     }
     let on_disk = (plan.has_durable != 0).then(|| from_array::<P>(&plan.durable)).flatten();
-    on_disk.into_iter().chain(durable.written).find(|mark| rule::covers::<P>(mark, record))
+    on_disk.into_iter().chain(durable.written.get()).find(|mark| rule::covers::<P>(mark, record))
 }
 
 /// Sleeps until a mark covering `needed` is on disk, starting writes as they are needed (a writer
