@@ -292,6 +292,27 @@ pub fn mark_files<P: Persisted>() -> Vec<MarkFile> {
         .collect()
 }
 
+/// The identity record, and 0.5.0's origin record while one is left, as `comb_ext_marks()` shows
+/// them: no mark or values (the record holds places and digests), and why a check would refuse it.
+pub fn record_files() -> Vec<MarkFile> {
+    let identity: (&str, fn(&str) -> bool) = (IDENTITY, |text| IdentityRecord::from_text(text).is_some());
+    let origin: (&str, fn(&str) -> bool) = (ORIGIN, |text| OriginRecord::from_text(text).is_some());
+    [identity, origin]
+        .into_iter()
+        .filter_map(|(name, parses)| {
+            let path = Path::new(DIR).join(name);
+            let problem = match read_text(&path) {
+                Ok(None) if name == ORIGIN => return None,
+                Ok(None) => Some(format!("{} is missing: it is written by CREATE EXTENSION, ALTER EXTENSION UPDATE and the first generator call", path.display())),
+                Ok(Some(text)) if parses(&text) => None,
+                Ok(Some(text)) => Some(format!("{} holds {text:?}, not a {name} record", path.display())),
+                Err(Unusable::Io(why) | Unusable::Damaged(why)) => Some(why),
+            };
+            Some(MarkFile { file: path.display().to_string(), record: None, reservation_unix_us: None, problem })
+        })
+        .collect()
+}
+
 /// Where the data directory is now (`rules::identity::Origin`): its inode and the machine's id.
 pub fn origin_here(function: &str) -> Origin {
     use std::os::unix::fs::MetadataExt;

@@ -3,13 +3,15 @@
 //! disk").
 
 use crate::postgres::timestamptz;
-use crate::rules::{muid, sno, time, uid8};
+use crate::rules::{muid, sno, time, uid8, watermark};
 use crate::server::high_water::{self, MarkFile};
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
 
-/// One row per mark file of sno, muid and uid8 (0.4.0's too while one is left), read now, with the
-/// wall clock: what a start would resume from, and why it would refuse to.
+/// One row per file the extension keeps in `comb_ext/`, read now, with the wall clock: the marks of
+/// sno, muid and uid8 (0.4.0's too while one is left) and the watermarks' floor once it exists (what a
+/// start would resume from, and why it would refuse to), the identity record (0.5.0's origin while
+/// one is left), and one per prepared transaction's holdings.
 #[pg_extern(volatile, parallel_safe)]
 #[allow(clippy::type_complexity)] // pgrx reads the columns from this tuple
 fn comb_ext_marks() -> TableIterator<
@@ -29,6 +31,15 @@ fn comb_ext_marks() -> TableIterator<
         ("sno", high_water::mark_files::<sno::Generator>()),
         ("muid", high_water::mark_files::<muid::Timeline>()),
         ("uid8", high_water::mark_files::<uid8::Reservation>()),
+        (
+            "watermark",
+            high_water::mark_files::<watermark::Floor>()
+                .into_iter()
+                .filter(|f| f.record.is_some() || f.problem.is_some())
+                .collect(),
+        ),
+        ("identity", high_water::record_files()),
+        ("prepared", crate::server::watermark::prepared_files()),
     ];
     let rows: Vec<_> = families
         .into_iter()

@@ -335,6 +335,35 @@ fn parse_prepared(text: &str) -> Option<[i64; 4]> {
     Some(at)
 }
 
+/// The records of prepared transactions' holdings, as `comb_ext_marks()` shows them: the four
+/// times (comb, sno, muid, uid8; `i64::MIN` for none) and why one cannot be read.
+pub fn prepared_files() -> Vec<high_water::MarkFile> {
+    let Ok(entries) = std::fs::read_dir(PREPARED_DIR) else { return Vec::new() };
+    let mut files: Vec<_> = entries
+        .flatten()
+        .map(|entry| {
+            let path = entry.path();
+            let text = high_water::read_small_file(&path, false);
+            let record = text.as_ref().ok().and_then(|t| parse_prepared(t));
+            let problem = match &text {
+                Err(e) => Some(format!("{} {e}", path.display())),
+                Ok(t) if record.is_none() => {
+                    Some(format!("{} holds {t:?}, not a prepared transaction's holdings", path.display()))
+                }
+                Ok(_) => None,
+            };
+            high_water::MarkFile {
+                file: path.display().to_string(),
+                record: record.map(|r| r.to_vec()),
+                reservation_unix_us: None,
+                problem,
+            }
+        })
+        .collect();
+    files.sort_by(|a, b| a.file.cmp(&b.file));
+    files
+}
+
 /// The process (PGPROC index) that stands for prepared transaction `xid`, if it is still prepared.
 fn prepared_process(xid: u32) -> Option<usize> {
     (0..HOLDINGS.len()).find(|&index| {

@@ -19,3 +19,12 @@ SELECT pg_get_function_result('comb_ext_marks()'::regprocedure);
 SELECT * FROM comb_ext_identity() ORDER BY setting;
 SELECT (pg_stat_file('comb_ext/identity')).size > 0 AS identity_recorded,
        pg_read_file('comb_ext/identity') ~ '^identity v1 [0-9]+ [0-9a-f]{32} [0-9]+ [0-9]+ - - -\n$' AS nothing_pending;
+
+-- Every file the extension keeps in comb_ext/ has its row, whatever it is: listed from the
+-- directory, not from a list of names (a write's temporary file, `.name.pid.n.tmp`, is not kept).
+SELECT comb_watermark() IS NOT NULL AS watermark_taken;
+SELECT f AS file_without_a_row
+FROM (SELECT 'comb_ext/' || f AS f FROM pg_ls_dir('comb_ext') f WHERE f <> 'prepared' AND f NOT LIKE '.%'
+      UNION ALL SELECT 'comb_ext/prepared/' || f FROM pg_ls_dir('comb_ext/prepared', true, false) f WHERE f NOT LIKE '.%') kept
+WHERE f NOT IN (SELECT file FROM comb_ext_marks());
+SELECT family, file, problem FROM comb_ext_marks() WHERE family IN ('watermark', 'identity') ORDER BY family;
