@@ -21,7 +21,6 @@ pub const WINDOW_US: i64 = 1_000_000;
 /// decides (docs/guarantees.md: "Marks on disk"). A day leaves room for any clock step back we test (an hour).
 pub const MAX_AHEAD_US: i64 = super::time::US_PER_DAY;
 
-/// A generator state whose `record` must be covered by a mark on disk before the values it issued
 /// Whether a record is set, and which, laid out as every library from 0.4.0 on shares it in a
 /// generator's shared struct: one tag byte (0 none, 1 some), padding to the record's 8-byte
 /// alignment, the record. Those libraries declared it `Option<[i64; N]>`, whose layout rustc does
@@ -50,6 +49,7 @@ impl<R: Copy> Written<R> {
     }
 }
 
+/// A generator state whose `record` must be covered by a mark on disk before the values it issued
 /// are returned.
 pub trait Persisted {
     /// The family: the first word of its mark's text, and the name of its file.
@@ -76,6 +76,8 @@ pub trait Persisted {
     fn raise_reservation(&mut self, to: i64);
     /// A reservation as unix µs (saturating), to show it next to the clock.
     fn reservation_unix_us(reservation: i64) -> i64;
+    /// The wall clock `now_us` (unix µs) in the unit of the reservation.
+    fn clock(now_us: i64) -> i64;
     /// The state of a restarted server from the record last written before it stopped.
     fn resume(&mut self, record: Self::Record);
     /// Why `record` cannot be this family's mark with the wall clock at `now_us` (unix µs): a
@@ -97,21 +99,36 @@ pub fn may_raise<P: Persisted>(mark: &P::Record, record: &P::Record) -> bool {
     covers::<P>(mark, record) && mark.as_ref()[1..] == record.as_ref()[1..]
 }
 
+/// How far a reservation for a state at `position` reaches with the clock at `now` (one unit): a
+/// `window` past the position, as long as the position is at most that far ahead of the clock.
+/// Past that (a state resumed from the mark a restart left, which lies up to two windows ahead,
+/// or muid's bursts) it reaches no further than a `window` past the clock, and at least a
+/// sixteenth of a window past the position: a state resumed at its mark does not reserve whole
+/// windows past it at each quick restart, so restarts do not push the generators ever further
+/// ahead of the clock (0.5.0 crept two seconds a restart); the cost is a write per sixteenth of
+/// a window while a state stays that far ahead.
+pub fn reach(position: i64, now: i64, window: i64) -> i64 {
+    let least = position.saturating_add((window / 16).max(1));
+    now.saturating_add(window).clamp(least, position.saturating_add(window).max(least))
+}
+
 /// Whether a mark should be written ahead now, for a state standing at `position` that `mark`
-/// covers: less than a window is left between them.
-pub fn due<P: Persisted>(mark: &P::Record, position: i64) -> bool {
-    position.saturating_add(P::WINDOW) >= mark.as_ref()[0]
+/// covers, with the clock at `now`: less than a window is left between them (less than the
+/// shorter reach of a state that far ahead of the clock, [`reach`]).
+/// The clock is read only when a window is left no more (never on the common path).
+pub fn due<P: Persisted>(mark: &P::Record, position: i64, now: impl FnOnce() -> i64) -> bool {
+    position.saturating_add(P::WINDOW) >= mark.as_ref()[0] && reach(position, now(), P::WINDOW) >= mark.as_ref()[0]
 }
 
 /// The mark to write for a state at `record` standing at `position`, with `on_disk` the mark
 /// there now: two windows past where it stands (one to go on in while the next write is under
 /// way), never below its reservation, and never behind the mark on disk (the clock a position is
 /// read from can step back).
-pub fn next_mark<P: Persisted>(on_disk: Option<&P::Record>, record: &P::Record, position: i64) -> P::Record {
+pub fn next_mark<P: Persisted>(on_disk: Option<&P::Record>, record: &P::Record, position: i64, now: i64) -> P::Record {
     let mut values = [0; RECORD_MAX];
     let values = &mut values[..record.as_ref().len()];
     values.copy_from_slice(record.as_ref());
-    values[0] = values[0].max(position.saturating_add(2 * P::WINDOW));
+    values[0] = values[0].max(reach(position, now, 2 * P::WINDOW));
     let ahead = P::Record::try_from(values).unwrap_or(*record);
     on_disk.map_or(ahead, |mark| P::merge(mark, &ahead))
 }
@@ -137,13 +154,13 @@ pub fn ahead_limit(now_us: i64, epoch_us: i64, unit_us: i64, format_max: i64) ->
     (now_us.saturating_add(MAX_AHEAD_US).saturating_sub(epoch_us).div_euclid(unit_us)).clamp(0, format_max)
 }
 
-/// The mark to reserve when a value at `time` is issued at or past `reserved`, else `reserved`.
-/// `window` is [`WINDOW_US`] in the generator's own unit.
-pub fn reserve(reserved: i64, time: i64, window: i64) -> i64 {
+/// The mark to reserve when a value at `time` is issued at or past `reserved` with the clock at
+/// `now`, else `reserved`. `window` is [`WINDOW_US`] in the generator's own unit; see [`reach`].
+pub fn reserve(reserved: i64, time: i64, now: i64, window: i64) -> i64 {
     if time < reserved {
         reserved
     } else {
-        time.saturating_add(window)
+        reach(time, now, window)
     }
 }
 
@@ -187,6 +204,9 @@ mod tests {
         fn reservation_unix_us(reservation: i64) -> i64 {
             reservation
         }
+        fn clock(now_us: i64) -> i64 {
+            now_us
+        }
         fn resume(&mut self, record: [i64; 2]) {
             self.0 = record;
         }
@@ -217,14 +237,14 @@ mod tests {
         assert!(covers::<Two>(&[100, 0], &[100, 0]) && covers::<Two>(&[101, 0], &[100, 0]));
         assert!(!covers::<Two>(&[99, 0], &[100, 0]));
         // Due from a window before the mark on.
-        assert!(!due::<Two>(&[100, 0], 89));
-        assert!(due::<Two>(&[100, 0], 90));
+        assert!(!due::<Two>(&[100, 0], 89, || 89));
+        assert!(due::<Two>(&[100, 0], 90, || 90));
         // Two windows past where the state stands, never below its own reservation nor the mark
         // on disk.
-        assert_eq!(next_mark::<Two>(None, &[100, 7], 90), [110, 7]);
-        assert_eq!(next_mark::<Two>(None, &[150, 7], 90), [150, 7]);
-        assert_eq!(next_mark::<Two>(None, &[1, 7], i64::MAX), [i64::MAX, 7]);
-        assert_eq!(next_mark::<Two>(Some(&[200, 7]), &[100, 7], 90), [200, 7]);
+        assert_eq!(next_mark::<Two>(None, &[100, 7], 90, 90), [110, 7]);
+        assert_eq!(next_mark::<Two>(None, &[150, 7], 90, 90), [150, 7]);
+        assert_eq!(next_mark::<Two>(None, &[1, 7], i64::MAX, i64::MAX), [i64::MAX, 7]);
+        assert_eq!(next_mark::<Two>(Some(&[200, 7]), &[100, 7], 90, 90), [200, 7]);
         // A state takes a mark's reservation only when nothing else differs.
         assert!(may_raise::<Two>(&[110, 7], &[100, 7]));
         assert!(!may_raise::<Two>(&[110, 8], &[100, 7]) && !may_raise::<Two>(&[90, 7], &[100, 7]));
@@ -235,8 +255,8 @@ mod tests {
         for position in 0..1_000 {
             let record = [position + 1, 0];
             assert!(covers::<Two>(&mark, &record), "position {position}: the reserve ran out");
-            if due::<Two>(&mark, position) {
-                let next = next_mark::<Two>(Some(&mark), &record, position);
+            if due::<Two>(&mark, position, || position) {
+                let next = next_mark::<Two>(Some(&mark), &record, position, position);
                 assert!(next[0] - position >= 2 * Two::WINDOW);
                 mark = next;
                 writes += 1;
@@ -272,11 +292,11 @@ mod tests {
 
     #[test]
     fn a_mark_moves_only_when_a_value_reaches_it() {
-        assert_eq!(reserve(100, 99, 10), 100);
-        assert_eq!(reserve(100, 100, 10), 110);
-        assert_eq!(reserve(100, 250, 10), 260);
-        assert_eq!(reserve(i64::MIN, 0, 10), 10);
-        assert_eq!(reserve(0, i64::MAX, 10), i64::MAX);
+        assert_eq!(reserve(100, 99, 99, 10), 100);
+        assert_eq!(reserve(100, 100, 100, 10), 110);
+        assert_eq!(reserve(100, 250, 250, 10), 260);
+        assert_eq!(reserve(i64::MIN, 0, 0, 10), 10);
+        assert_eq!(reserve(0, i64::MAX, i64::MAX, 10), i64::MAX);
     }
 
     /// The bytes a reader of the other kind looks at: the tag, and the record after the 8-byte
@@ -312,5 +332,36 @@ mod tests {
         check::<1>();
         check::<2>();
         check::<3>();
+    }
+
+    /// Quick restarts: each resumes the state at the mark on disk, issues a value there and writes
+    /// the next mark, with the clock `gap` later each time. Restarts an eighth of a window apart or
+    /// more (125 ms: a PostgreSQL restart takes longer) leave the mark within two windows and an
+    /// eighth of the clock however many there are; quicker ones push it at most an eighth of a
+    /// window less the gap each. 0.5.0 added two windows a restart: 200 s after 100 restarts.
+    #[test]
+    fn quick_restarts_do_not_creep_ahead_of_the_clock() {
+        const W: i64 = WINDOW_US;
+        for gap in [0, 1_000, 100_000, W / 8, 300_000, 1_500_000] {
+            let mut now = 1_000_000_000;
+            let mut mark = now + 2 * W;
+            for restart in 1..=100 {
+                now += gap;
+                let position = mark; // resumed at the mark: the next value is there
+                let reserved = reserve(mark, position, now, W);
+                assert!(reserved > position, "the value at {position} is covered");
+                mark = next_mark::<Two>(Some(&[mark, 0]), &[reserved, 0], position, now)[0];
+                assert!(mark > position);
+                let bound = 2 * W + W / 8 + (W / 8 - gap).max(0) * restart;
+                assert!(mark - now <= bound, "gap {gap}, restart {restart}: mark {} µs past the clock", mark - now);
+            }
+        }
+        // At or behind the clock: a window past the value, and two past for a write, as always.
+        assert_eq!(reach(500, 500, W), 500 + W);
+        assert_eq!(reach(500, 900, W), 500 + W);
+        assert_eq!(next_mark::<Two>(None, &[0, 0], 500, 500)[0], 500 + 2 * Two::WINDOW);
+        // Far ahead of the clock: a sixteenth of a window past the position, never less.
+        assert_eq!(reach(10 * W, 0, W), 10 * W + W / 16);
+        assert_eq!(reach(i64::MAX - 1, 0, W), i64::MAX);
     }
 }

@@ -189,7 +189,7 @@ impl Timeline {
             return Next::Wait { us: next - ceiling + PACE_SLACK_US };
         }
         self.last = next;
-        self.reserved = high_water::reserve(self.reserved, next, high_water::WINDOW_US);
+        self.reserved = high_water::reserve(self.reserved, next, now_unix_us, high_water::WINDOW_US);
         Next::Issue(next)
     }
 }
@@ -286,6 +286,10 @@ impl high_water::Persisted for Timeline {
 
     fn position(&self) -> i64 {
         self.last
+    }
+
+    fn clock(now_us: i64) -> i64 {
+        now_us
     }
 
     fn raise_reservation(&mut self, to: i64) {

@@ -238,6 +238,10 @@ impl high_water::Persisted for Generator {
         self.wall_hi as i64
     }
 
+    fn clock(now_us: i64) -> i64 {
+        now_us.saturating_sub(EPOCH_UNIX_US).max(0) / UNIT_US
+    }
+
     fn raise_reservation(&mut self, to: i64) {
         self.reserved = self.reserved.max(to.max(0) as u64);
     }
@@ -314,7 +318,8 @@ impl Generator {
     }
 
     fn issue(&mut self, units: u64, sequence: u16) -> Next {
-        self.reserved = high_water::reserve(self.reserved as i64, units as i64, WINDOW_UNITS) as u64;
+        // `units` is the clock's unit, or the last one while the clock is behind it: never ahead.
+        self.reserved = high_water::reserve(self.reserved as i64, units as i64, units as i64, WINDOW_UNITS) as u64;
         Next::Issue { units, tick: self.tick(), sequence }
     }
 
@@ -715,9 +720,9 @@ mod tests {
                     };
                     let record = generator.record();
                     if !high_water::covers::<Generator>(&disk, &record)
-                        || (high_water::due::<Generator>(&disk, generator.position()) && *writes.next().unwrap())
+                        || (high_water::due::<Generator>(&disk, generator.position(), || clock) && *writes.next().unwrap())
                     {
-                        let next = high_water::next_mark::<Generator>(Some(&disk), &record, generator.position());
+                        let next = high_water::next_mark::<Generator>(Some(&disk), &record, generator.position(), clock);
                         prop_assert!(high_water::covers::<Generator>(&next, &disk), "{next:?} after {disk:?}");
                         disk = next;
                     }

@@ -265,7 +265,8 @@ impl Reservation {
 
     /// Before an ID of millisecond `ms` is returned.
     pub fn issue(&mut self, ms: i64) {
-        self.reserved_ms = high_water::reserve(self.reserved_ms, ms, high_water::WINDOW_US / 1_000);
+        // `ms` is at most the clock's millisecond: uid8 never issues ahead of it.
+        self.reserved_ms = high_water::reserve(self.reserved_ms, ms, ms, high_water::WINDOW_US / 1_000);
     }
 
     /// The last millisecond an earlier run of the server may have issued (not the current mark,
@@ -288,6 +289,10 @@ impl high_water::Persisted for Reservation {
     /// versions), so a run ahead of the clock writes its marks when it reaches them.
     fn position(&self) -> i64 {
         super::time::wall_clock_unix_us().div_euclid(1_000)
+    }
+
+    fn clock(now_us: i64) -> i64 {
+        now_us.div_euclid(1_000)
     }
 
     fn raise_reservation(&mut self, to: i64) {

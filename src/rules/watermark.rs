@@ -138,7 +138,7 @@ impl Floor {
     /// The floor after a watermark taken with the clock at `now`.
     pub fn raise(&mut self, now: i64) -> i64 {
         self.floor = self.floor.max(now);
-        self.reserved = high_water::reserve(self.reserved, self.floor, high_water::WINDOW_US);
+        self.reserved = high_water::reserve(self.reserved, self.floor, now, high_water::WINDOW_US);
         self.floor
     }
 
@@ -158,6 +158,10 @@ impl Persisted for Floor {
 
     fn position(&self) -> i64 {
         self.floor
+    }
+
+    fn clock(now_us: i64) -> i64 {
+        now_us
     }
 
     fn raise_reservation(&mut self, to: i64) {

@@ -7,13 +7,15 @@
 //! A mark is written ahead, by a thread of the backend whose call found one due, while every
 //! backend goes on issuing values below the mark already on disk: a stalled disk holds values
 //! back only once that reserve is used up, and then in waits that a cancel or a statement timeout
-//! ends. No LWLock is held during any write after the first of a server start.
+//! ends. No LWLock is held during any read or write.
 //!
 //! Version 0.4.0 wrote `sno`, `muid` and `uid8` under the generator's lock, and may run beside this
 //! version after a package upgrade (it shares the generator structs): it writes its own file,
 //! and sets `written` to a record it has made durable. This version sets `written` only to records
 //! a mark of its own covers, so a value issued under `written` is covered by one file or the other,
-//! and a restart reads both (then folds the old file into the new one and removes it).
+//! and a restart reads both (and removes the old file once the new one covers it). No file is read
+//! or written under a generator's lock: the first call after a start reads the marks before it
+//! takes the lock.
 
 use crate::postgres::errors;
 use crate::rules::high_water::{self as rule, Persisted, Written, RECORD_MAX};
@@ -364,41 +366,56 @@ pub fn write_identity(function: &str, record: &IdentityRecord) {
 const ORIGIN: &str = "origin";
 const IDENTITY: &str = "identity";
 
-/// Once per server start, outside the hot path: resumes the state from the marks of this version
-/// and of 0.4.0 (folding the old file into the new one and removing it). A mark that cannot be used
-/// leaves the state unresumed, so every call fails the same way until an operator acts; nothing
-/// spins.
+/// Once per server start, outside the hot path and outside the generator's lock: the mark a start
+/// resumes from, the later of this version's file and 0.4.0's. The files are read without a lock
+/// held (a slow or stalled disk holds up only the callers that need them); no value is issued
+/// before some caller resumes, so nothing moves them meanwhile. 0.4.0's file is removed once this
+/// version's covers it: never before (a crash in between would lose what only it covers), and not
+/// rewritten here (a caller resumed meanwhile may already have a newer mark written): the first
+/// write ahead after the start covers it, and the next start removes it. A mark that cannot be used
+/// fails every call the same way until an operator acts; nothing spins.
 #[cold]
-fn resume<P: Persisted>(durable: &mut Durable<P>, plan: &mut Plan) -> Result<(), Unusable> {
+fn read_marks<P: Persisted>() -> Result<Option<P::Record>, Unusable> {
     let current = read::<P>(&path::<P>())?;
     let legacy = read::<P>(&legacy_path::<P>())?;
-    let mark = match (current, legacy) {
-        (Some(a), Some(b)) => Some(P::merge(&a, &b)),
-        (a, b) => a.or(b),
-    };
-    if let Some(mark) = mark {
-        if legacy.is_some() {
-            if current != Some(mark) {
-                replace_file(Path::new(DIR), &file_name::<P>(), &rule::to_text::<P>(&mark))?;
+    Ok(match (current, legacy) {
+        (Some(a), Some(b)) => {
+            let mark = P::merge(&a, &b);
+            if mark == a {
+                // Not fsynced: if the removal is lost in a crash, the next start reads it again.
+                let old = legacy_path::<P>();
+                fs::remove_file(&old)
+                    .or_else(|e| if e.kind() == ErrorKind::NotFound { Ok(()) } else { Err(e) })
+                    .map_err(|e| format!("could not remove {}: {e}", old.display()))?;
             }
-            // Not fsynced: if the removal is lost in a crash, the next start folds it in again.
-            let old = legacy_path::<P>();
-            fs::remove_file(&old).map_err(|e| format!("could not remove {}: {e}", old.display()))?;
+            Some(mark)
         }
+        (a, b) => a.or(b),
+    })
+}
+
+/// Under the generator's lock: the state resumed from the mark `read_marks` found, no I/O.
+fn resume<P: Persisted>(durable: &mut Durable<P>, plan: &mut Plan, mark: Option<P::Record>) {
+    if let Some(mark) = mark {
         durable.state.resume(mark);
         durable.written = Written::some(mark);
         plan.durable = to_array::<P>(&mark);
         plan.has_durable = 1;
     }
     durable.resumed = true;
-    Ok(())
 }
 
 /// What a call found under the lock: its result may be returned, or only once a mark covering
 /// `needed` is on disk (the write under way, or the next, numbered `write`).
 enum Step<R, Record> {
+    /// Not resumed since the server started: read the marks without the lock, then come back.
+    Resume,
     Ready(R),
-    Wait { result: R, needed: Record, write: u64 },
+    Wait {
+        result: R,
+        needed: Record,
+        write: u64,
+    },
 }
 
 /// Runs `f` on the state under its lock, the first time since the server started after resuming
@@ -414,51 +431,61 @@ where
     P::Record: RefUnwindSafe,
 {
     let writer = marked.writer.as_ptr();
-    let step = marked.generator.with_locked(|durable| {
-        if !durable.resumed {
-            // SAFETY: as below.
-            resume(durable, unsafe { &mut (*writer).plan })?;
-        }
-        let result = f(&mut durable.state);
-        let record = durable.state.record();
-        let position = durable.state.position();
-        // The common case, touching nothing but the state: it has taken the reservation of the
-        // mark on disk (or 0.4.0 wrote it), and more than a window of it is left.
-        if durable.written.get() == Some(record) && !rule::due::<P>(&record, position) {
-            return Ok(Step::Ready(result));
-        }
-        // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
-        // pointers only.
-        let plan = unsafe { &mut (*writer).plan };
-        collect(writer, plan);
-        let Some(mark) = covering_mark(durable, plan, &record) else {
-            if plan.writer_pid == 0 {
-                start::<P>(writer, plan, &record, position);
+    let mut f = Some(f);
+    let mut marks_read = None;
+    loop {
+        let step = marked.generator.with_locked(|durable| {
+            if !durable.resumed {
+                let Some(mark) = marks_read else { return Ok(Step::Resume) };
+                // SAFETY: as below.
+                resume(durable, unsafe { &mut (*writer).plan }, mark);
             }
-            return Ok(Step::Wait { result, needed: record, write: plan.started });
-        };
-        if rule::may_raise::<P>(&mark, &record) {
-            durable.state.raise_reservation(mark.as_ref()[0]);
-        }
-        // What 0.4.0 compares its state with: equal, it writes nothing.
-        durable.written = Written::some(durable.state.record());
-        // A state that reserves nothing (nothing issued since the start; the watermarks' floor
-        // before the first watermark) has nothing to write ahead of.
-        if plan.writer_pid == 0 && rule::reserves_anything(mark.as_ref()) && rule::due::<P>(&mark, position) {
-            let now = crate::rules::time::wall_clock_unix_us();
-            if now >= plan.retry_after_us {
-                start::<P>(writer, plan, &durable.state.record(), position);
+            let f = f.take().expect("f runs once: every path after it returns");
+            let result = f(&mut durable.state);
+            let record = durable.state.record();
+            let position = durable.state.position();
+            // The common case, touching nothing but the state: it has taken the reservation of the
+            // mark on disk (or 0.4.0 wrote it), and more than a window of it is left.
+            if durable.written.get() == Some(record) && !rule::due::<P>(&record, position, clock::<P>) {
+                return Ok(Step::Ready(result));
             }
+            // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
+            // pointers only.
+            let plan = unsafe { &mut (*writer).plan };
+            collect(writer, plan);
+            let Some(mark) = covering_mark(durable, plan, &record) else {
+                if plan.writer_pid == 0 {
+                    start::<P>(writer, plan, &record, position);
+                }
+                return Ok(Step::Wait { result, needed: record, write: plan.started });
+            };
+            if rule::may_raise::<P>(&mark, &record) {
+                durable.state.raise_reservation(mark.as_ref()[0]);
+            }
+            // What 0.4.0 compares its state with: equal, it writes nothing.
+            durable.written = Written::some(durable.state.record());
+            // A state that reserves nothing (nothing issued since the start; the watermarks' floor
+            // before the first watermark) has nothing to write ahead of.
+            if plan.writer_pid == 0
+                && rule::reserves_anything(mark.as_ref())
+                && rule::due::<P>(&mark, position, clock::<P>)
+            {
+                let now = crate::rules::time::wall_clock_unix_us();
+                if now >= plan.retry_after_us {
+                    start::<P>(writer, plan, &durable.state.record(), position);
+                }
+            }
+            Ok(Step::Ready(result))
+        });
+        match step {
+            Ok(Step::Resume) => marks_read = Some(read_marks::<P>().unwrap_or_else(|e| failed(function, e))),
+            Ok(Step::Ready(result)) => return result,
+            Ok(Step::Wait { result, needed, write }) => {
+                wait_for_mark(marked, function, &needed, write);
+                return result;
+            }
+            Err(e) => failed(function, e),
         }
-        Ok(Step::Ready(result))
-    });
-    match step {
-        Ok(Step::Ready(result)) => result,
-        Ok(Step::Wait { result, needed, write }) => {
-            wait_for_mark(marked, function, &needed, write);
-            result
-        }
-        Err(e) => failed(function, e),
     }
 }
 
@@ -546,12 +573,17 @@ fn collect(writer: *mut Writer, plan: &mut Plan) {
     }
 }
 
+/// The wall clock in the unit of `P`'s reservation.
+fn clock<P: Persisted>() -> i64 {
+    P::clock(crate::rules::time::wall_clock_unix_us())
+}
+
 /// Starts a thread that writes the next mark for a state at `record` standing at `position`
 /// (`rule::next_mark`), with every signal blocked in it (PostgreSQL's handlers belong to the
 /// backend's own thread). The thread touches nothing of PostgreSQL's but the handoff.
 fn start<P: Persisted>(writer: *mut Writer, plan: &mut Plan, record: &P::Record, position: i64) {
     let on_disk = (plan.has_durable != 0).then(|| from_array::<P>(&plan.durable)).flatten();
-    let target = rule::next_mark::<P>(on_disk.as_ref(), record, position);
+    let target = rule::next_mark::<P>(on_disk.as_ref(), record, position, clock::<P>());
     plan.target = to_array::<P>(&target);
     plan.started += 1;
     // SAFETY: MyProcPid is this backend's pid; the handoff as in `collect`, and no thread writes
