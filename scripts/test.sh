@@ -133,6 +133,9 @@ run_major() {
     say "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
     bash "$REPO/tests/restart.sh" "$WORK/restart$major"
 
+    say "[pg$major] quick restarts in a row: muid and the watermarks' floor stay where the first restart put them (0.5.0 crept 0.8 s a restart)"
+    bash "$REPO/tests/quick_restarts.sh" "$WORK/quick_restarts$major"
+
     # A release build: in a debug build one session's calls come slower than one a µs, and never
     # run ahead of the clock. The tests after this one do not depend on the build's profile.
     if [ "$major" = 18 ]; then

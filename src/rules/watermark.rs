@@ -135,10 +135,12 @@ impl Floor {
         Floor { floor: 0, reserved: 0 }
     }
 
-    /// The floor after a watermark taken with the clock at `now`.
-    pub fn raise(&mut self, now: i64) -> i64 {
+    /// The floor after a watermark taken with the generators' clock at `now` and the wall clock at
+    /// `wall` (the reservation reaches from the wall clock: the generators' clock reads the floor
+    /// itself while it is ahead, as it is after a restart resumed it at its mark).
+    pub fn raise(&mut self, now: i64, wall: i64) -> i64 {
         self.floor = self.floor.max(now);
-        self.reserved = high_water::reserve(self.reserved, self.floor, now, high_water::WINDOW_US);
+        self.reserved = high_water::reserve(self.reserved, self.floor, wall, high_water::WINDOW_US);
         self.floor
     }
 
@@ -245,8 +247,8 @@ mod tests {
     #[test]
     fn the_floor_only_rises_and_a_restart_starts_it_at_its_mark() {
         let mut floor = Floor::new();
-        assert_eq!(floor.raise(1_000), 1_000);
-        assert_eq!(floor.raise(500), 1_000);
+        assert_eq!(floor.raise(1_000, 1_000), 1_000);
+        assert_eq!(floor.raise(500, 500), 1_000);
         assert_eq!(floor.record(), [1_000 + high_water::WINDOW_US]);
         let mut restarted = Floor::new();
         restarted.resume(floor.record());

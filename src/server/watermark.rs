@@ -193,7 +193,8 @@ pub fn watermark_us(function: &str, family: Family) -> i64 {
     standby::refuse_in_recovery(function, "watermark");
     load_prepared_holdings(function);
     let now = clock_us();
-    let floor = high_water::update(&FLOOR, function, |floor| floor.raise(now));
+    let wall = time::wall_clock_unix_us();
+    let floor = high_water::update(&FLOOR, function, |floor| floor.raise(now, wall));
     let monotonic = time::monotonic_us();
     let floor = PUBLISHED.with_locked(|published| {
         let mut clock = published.clock;
