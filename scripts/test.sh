@@ -127,6 +127,9 @@ run_major() {
     say "[pg$major] a disk that stalls every fsync of the marks for 10 s: generation goes on up to the mark written ahead, waits are cancelled within a second, nothing past the mark on disk after a kill -9"
     bash "$REPO/tests/stall.sh" "$WORK/stall$major"
 
+    say "[pg$major] a backend ends while its thread writes a stalled mark and its pid is reused: the family goes on (the backend waited for its thread)"
+    bash "$REPO/tests/writer_exit.sh" "$WORK/writer_exit$major"
+
     say "[pg$major] the clock two days ahead and back under a running server (faketime): no value twice; after a restart every generator refuses (XX001) until the marks are recovered"
     bash "$REPO/tests/forward_jump.sh" "$WORK/forward_jump$major"
 

@@ -21,7 +21,7 @@ use crate::postgres::errors;
 use crate::rules::high_water::{self as rule, Persisted, Written, RECORD_MAX};
 use crate::rules::identity::{self, IdentityRecord, Origin, OriginRecord, Place};
 use crate::server::shmem::Shared;
-use pgrx::{pg_sys, PgSqlErrorCode};
+use pgrx::{pg_guard, pg_sys, PgSqlErrorCode};
 use std::ffi::{c_long, CStr};
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read, Write};
@@ -620,16 +620,46 @@ fn hand_off(address: usize, outcome: Result<(), String>) {
     }
 }
 
+thread_local! {
+    /// This backend's writing threads not yet seen to end.
+    static WRITING_THREADS: std::cell::RefCell<Vec<std::thread::JoinHandle<()>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Starts `work` in a thread with every signal blocked, and makes sure the backend does not exit
+/// before the thread ends. A backend exits normally (a session that ends, `pg_terminate_backend`,
+/// a FATAL) through `proc_exit`, whose callbacks join its writers: a thread killed with its process
+/// mid-write would leave the family's plan naming a pid that lives on, or is reused, and every call
+/// of the family would wait for a write that never ends. Any other death (a signal, a crash) makes
+/// the postmaster reset shared memory, plans included.
 fn spawn_without_signals(work: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
     // SAFETY: the mask is set back right after the spawn; the new thread keeps the full one.
-    unsafe {
+    let spawned = unsafe {
         let mut all: libc::sigset_t = std::mem::zeroed();
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigfillset(&mut all);
         libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
         let spawned = std::thread::Builder::new().name("comb_ext mark".into()).stack_size(256 * 1024).spawn(work);
         libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-        spawned.map(drop)
+        spawned
+    }?;
+    WRITING_THREADS.with_borrow_mut(|threads| {
+        threads.retain(|thread| !thread.is_finished());
+        static REGISTERED: AtomicU32 = AtomicU32::new(0);
+        if REGISTERED.swap(1, Ordering::Relaxed) == 0 {
+            // SAFETY: registered once per process, from its own thread; the callback only joins.
+            unsafe { pg_sys::before_shmem_exit(Some(join_writing_threads), pg_sys::Datum::from(0)) };
+        }
+        threads.push(spawned);
+    });
+    Ok(())
+}
+
+/// At a backend's exit, before it detaches from shared memory: waits for its writes under way.
+#[pg_guard]
+unsafe extern "C-unwind" fn join_writing_threads(_code: std::ffi::c_int, _arg: pg_sys::Datum) {
+    let threads = WRITING_THREADS.with_borrow_mut(std::mem::take);
+    for thread in threads {
+        let _ = thread.join();
     }
 }
 
