@@ -141,7 +141,8 @@ python3 -c "import sys; sys.exit(0 if $timeout_took < 1.5 else 1)" || fail "the 
 # A crash during the stall: generators wait, a write is under way, and a backend is killed.
 start_generators 30
 sleep 1.5
-victim=$(sql -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'stall_muid'")
+# The newest: a session of the round before may still be ending, waiting for its stalled write.
+victim=$(sql -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'stall_muid' ORDER BY backend_start DESC LIMIT 1")
 [ -n "$victim" ] || fail "no generator to kill"
 kill -9 "$victim"
 wait

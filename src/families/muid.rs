@@ -7,7 +7,7 @@ use crate::rules::muid::{self as layout, Field, Muid, Next, Pace, Timeline, RUN_
 use crate::rules::time;
 use crate::rules::watermark::Family;
 use crate::server::high_water::{self, Marked};
-use crate::server::shmem::Shared;
+use crate::server::shmem::{OlderLayouts, Shared};
 use crate::server::watermark;
 use crate::server::{clock_wait, identity, promotion, standby};
 use pgrx::prelude::*;
@@ -50,6 +50,7 @@ pub unsafe extern "C-unwind" fn check_medallion(
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn medallion() -> i64 {
     promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, "muid_new");
+    OLDER_LAYOUTS.refuse("muid_new");
     if let Some(value) =
         identity::MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion)
     {
@@ -63,6 +64,9 @@ fn medallion() -> i64 {
 /// One timeline for the whole server: every session's `muid_new` takes the next µs from it.
 static TIMELINE: Marked<Timeline> =
     Marked::new(c"comb_ext muid timeline v2", c"comb_ext muid mark writer v1", c"comb_ext_muid", Timeline::new());
+
+/// 0.3.0's timeline, of another layout (`shmem::OlderLayouts`).
+static OLDER_LAYOUTS: OlderLayouts = OlderLayouts::new(&[c"comb_ext muid timeline v1"]);
 
 /// How far bursts may push the timeline ahead. Used only under the timeline's lock, never under its
 /// own (every version must keep it so): a library without it (0.4.0, beside this one after a

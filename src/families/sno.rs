@@ -86,6 +86,7 @@ pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i3
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn partition() -> u16 {
     promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, "sno_new");
+    OLDER_LAYOUTS.refuse("sno_new");
     match identity::SNO_PARTITION.get() {
         -1 => layout::partition_from_system_identifier(identity::server_identity()),
         // The setting's range is -1..65535.
@@ -117,6 +118,10 @@ static GENERATOR: Marked<Generator> =
     Marked::new(c"comb_ext sno generator v2", c"comb_ext sno mark writer v1", c"comb_ext_sno", Generator::new());
 
 pub const SHARED_MEMORY_BYTES: usize = GENERATOR.size();
+
+/// 0.3.0's generator, of another layout (`shmem::OlderLayouts`).
+static OLDER_LAYOUTS: crate::server::shmem::OlderLayouts =
+    crate::server::shmem::OlderLayouts::new(&[c"comb_ext sno generator v1"]);
 
 fn range_text() -> String {
     format!("{} to {}", shown(layout::EPOCH_UNIX_US), shown(layout::last_unix_us()))

@@ -12,7 +12,7 @@ use pgrx::pg_sys;
 use pgrx::prelude::*;
 use std::ffi::{c_int, CStr};
 use std::panic::RefUnwindSafe;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 
 /// `AddinShmemInitLock` is `&MainLWLockArray[21].lock` in every supported version
 /// (storage/lwlocknames.h), a macro bindgen cannot carry over.
@@ -124,6 +124,7 @@ unsafe fn find_or_create<S>(name: &'static CStr, size: usize, init: impl FnOnce(
         slot
     })
     .catch_when(PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY, |_| {
+        release_init_lock();
         errors::raise(
             PgSqlErrorCode::ERRCODE_OUT_OF_MEMORY,
             format!("comb_ext: no shared memory left for {} ({size} bytes)", name.to_string_lossy()),
@@ -131,6 +132,71 @@ unsafe fn find_or_create<S>(name: &'static CStr, size: usize, init: impl FnOnce(
         )
     })
     .execute()
+}
+
+/// Names of structs in which libraries of older, incompatible layouts kept a state that this
+/// version keeps under another name (ARCHITECTURE.md, "Changing a shared-memory layout", rule 3):
+/// such a library running in the same server would be a second generator of the family, and
+/// repeat its values. Checked once per backend, before the family's first call.
+pub struct OlderLayouts {
+    names: &'static [&'static CStr],
+    checked: AtomicBool,
+}
+
+impl OlderLayouts {
+    pub const fn new(names: &'static [&'static CStr]) -> Self {
+        OlderLayouts { names, checked: AtomicBool::new(false) }
+    }
+
+    /// Refuses (55000) while a struct of an older layout exists in this server, and keeps one
+    /// from being made later: each name is taken for a struct of 0 bytes, so an older library that
+    /// attaches afterwards fails in `ShmemInitStruct` (its size does not match) instead of running
+    /// a generator of its own. An older library attached first: its struct has its own size, and
+    /// taking the name fails here the same way.
+    pub fn refuse(&self, function: &str) {
+        if self.checked.load(Ordering::Relaxed) {
+            return;
+        }
+        for &name in self.names {
+            // SAFETY: as in `find_or_create`; a struct of 0 bytes is never read or written.
+            unsafe {
+                PgTryBuilder::new(|| {
+                    let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+                    pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+                    let mut found = false;
+                    pg_sys::ShmemInitStruct(name.as_ptr(), 0, &mut found);
+                    pg_sys::LWLockRelease(init_lock);
+                })
+                .catch_when(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, |_| {
+                    // ShmemInitStruct raised it with the init lock held: released before the ERROR
+                    // goes on, for a caller that catches it without an abort.
+                    release_init_lock();
+                    errors::raise(
+                        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                        format!(
+                            "{function}: a comb_ext library of an older layout (\"{}\", 0.3.0) has run in this server since it started; its generator and this one would repeat each other's values",
+                            name.to_string_lossy()
+                        ),
+                        Some("Restart the server: an upgrade from 0.3.0 without a restart is not supported (docs/upgrading.md)."),
+                    )
+                })
+                .execute()
+            }
+        }
+        self.checked.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Releases `AddinShmemInitLock` if this backend holds it: after an ERROR caught between its
+/// acquire and release.
+fn release_init_lock() {
+    // SAFETY: MainLWLockArray is set up before any backend runs SQL.
+    unsafe {
+        let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+        if pg_sys::LWLockHeldByMe(init_lock) {
+            pg_sys::LWLockRelease(init_lock);
+        }
+    }
 }
 
 /// The value of integer setting `name` (0 if it has none): for sizes fixed at server start.

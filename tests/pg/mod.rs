@@ -11,6 +11,7 @@ use pgrx::prelude::*;
 
 mod comb;
 mod muid;
+mod shared_memory;
 mod sno;
 mod sqlserver_order;
 mod uid8;
