@@ -407,6 +407,9 @@ fn release_extra_ids_at_transaction_end() {
 /// taken ids), if the role's and the database's shares allow (`admit`). Only the session's first
 /// claim fails with an error; an extra one reports None.
 fn claim(cluster: i32, pinned: i32, held: &Generators) -> Option<i32> {
+    // Attached before any id is held, so the count's updates at transaction end, even an abort's,
+    // never need to attach (which can fail).
+    CLAIMS.len();
     if pinned >= 0 {
         if !try_claim(cluster, pinned) {
             errors::raise(
