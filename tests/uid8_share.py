@@ -17,6 +17,11 @@ other session failed with 53400, a superuser's too. Here, with the default setti
 4. The counts follow ids let go: with the sessions of step 3 closed, `hoarder` gets a first id
    again; a bulk in it gets no extra id while the role holds more than half its share, and a bulk
    in a new session gets extra ids once the 170 transactions have committed.
+5. With `ALTER ROLE hoarder` and `second SET comb_ext.uid8_generator_share = 2048`, 100 more
+   sessions of hoarder and 40 of second left idle in transaction mid-bulk stop claiming extra ids
+   with 512 free, and hoarder's first ids stop at 1920 held in all (53400 naming the reserve); then
+   role `late`, which holds none, still gets a first id, and so does a superuser, while role
+   `newcomer`, which holds some, is refused.
 
     uid8_share.py HOST PORT    (the databases and roles made by tests/uid8_share.sh)
 Prints the figures; exits 1 if any check fails.
@@ -61,12 +66,14 @@ def held():
 
 def first_id(db, user):
     """A new session's first uid8_new: (connection, None) or (None, the error)."""
-    conn = connect(db, user)
+    conn = None
     try:
+        conn = connect(db, user)
         conn.execute("SELECT uid8_new()")
         return conn, None
     except psycopg.Error as error:
-        conn.close()
+        if conn is not None:
+            conn.close()
         return None, error
 
 
@@ -78,12 +85,12 @@ def describe(error):
 
 
 # 1. The hoard: idle in transaction in the middle of bulks.
-def bulk_left_open(_):
+def bulk_left_open(bulk=BULK, db="hoarder", user="hoarder"):
     """A hoarding session: (connection, ids it holds), or (None, the error) (0.5.0's last ones)."""
-    conn = connect("hoarder", "hoarder")
+    conn = connect(db, user)
     conn.execute("BEGIN")
     try:
-        conn.execute(BULK)
+        conn.execute(bulk)
     except psycopg.Error as error:
         conn.close()
         return None, error
@@ -93,7 +100,7 @@ def bulk_left_open(_):
 # Once the role holds half its share, a bulk runs on one id at 64 a millisecond: side by side,
 # the waits overlap.
 with ThreadPoolExecutor(max_workers=34) as pool:
-    results = list(pool.map(bulk_left_open, range(HOARDERS)))
+    results = list(pool.map(lambda _: bulk_left_open(), range(HOARDERS)))
 hoard = [conn for conn, _ in results if conn is not None]
 most = max((n for conn, n in results if conn is not None), default=0)
 errors = {describe(e) for conn, e in results if conn is None}
@@ -169,7 +176,55 @@ during = fresh.execute(HELD_BY_ME).fetchone()[0]
 fresh.execute("COMMIT")
 check(during > 1, f"once the hoarders' transactions committed (held by role: {counts}), a bulk gets extra ids: held {during}")
 
-for conn in [*hoard, *kept, newcomer, superuser, again, fresh]:
+# 5. The reserve: roles given the whole share still leave 128 ids for roles that hold none.
+admin.execute("ALTER ROLE hoarder SET comb_ext.uid8_generator_share = 2048")
+admin.execute("ALTER ROLE second SET comb_ext.uid8_generator_share = 2048")
+# Bigger bulks, fewer at a time: each fills milliseconds faster, so claims its 16. hoarder's extra
+# ids stop at half its share (1024), second's where 512 ids are left.
+with ThreadPoolExecutor(max_workers=8) as pool:
+    big = BULK.replace("10000", "30000")
+    results = list(pool.map(lambda _: bulk_left_open(big), range(100)))
+    results += list(pool.map(lambda _: bulk_left_open(big, "newcomer", "second"), range(40)))
+hoard += [conn for conn, _ in results if conn is not None]
+counts = held()
+total = sum(counts.values())
+print(f"with a share of 2048, 100 more sessions of hoarder and 40 of second idle in transaction mid-bulk: {counts} held, {total} in all")
+check(all(conn is not None for conn, _ in results), "every one got its first id")
+# The last extra id left 512 free; first ids of the 140 (concurrent bulks) may have come later.
+check(2048 - 512 <= total <= 2048 - 512 + 140, f"extra ids stopped at 512 free: {2048 - total} free")
+refusal = None
+while len(more) < 1100:
+    conn, error = first_id("hoarder", "hoarder")
+    if error is not None:
+        refusal = error
+        break
+    more.append(conn)
+total = sum(held().values())
+print(f"hoarder opened sessions until: {describe(refusal)}; {total} held in all")
+check(
+    refusal is not None
+    and refusal.diag.sqlstate == "53400"
+    and "1920 of cluster id 0's 2048 generator ids are held, and the last 128 are kept" in refusal.diag.message_primary,
+    "hoarder refused at the reserve with 53400 naming the count and the reserve",
+)
+check(total == 1920, f"ordinary first ids left the reserve: {total} held")
+for db, user, wanted, what in [
+    ("newcomer", "late", None, "role late, holding none, in database newcomer"),
+    ("postgres", "postgres", None, "a superuser"),
+    ("newcomer", "newcomer", "the last 128 are kept", "role newcomer, which holds ids already,"),
+]:
+    conn, error = first_id(db, user)
+    if conn is not None:
+        kept.append(conn)
+    if wanted is None:
+        check(error is None, f"{what}: {describe(error)}")
+    else:
+        check(
+            error is not None and error.diag.sqlstate == "53400" and wanted in error.diag.message_primary,
+            f"{what} refused at the reserve: {describe(error)}",
+        )
+
+for conn in [*hoard, *more, *kept, newcomer, superuser, again, fresh]:
     if conn is not None:
         conn.close()
 print("uid8 share: " + ("passed" if not failures else f"FAILED ({len(failures)} checks)"))
