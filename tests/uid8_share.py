@@ -77,6 +77,35 @@ def first_id(db, user):
         return None, error
 
 
+def open_until_refused(db, user, most):
+    """Sessions that each make a first id, opened until one is refused: (the sessions, the error)."""
+    sessions = []
+    while len(sessions) < most:
+        conn, error = first_id(db, user)
+        if error is not None:
+            return sessions, error
+        sessions.append(conn)
+    return sessions, None
+
+
+kept = []
+
+
+def first_ids(cases, refused_by):
+    """(database, role, what the 53400 must say or None to succeed, what): sessions kept open."""
+    for db, user, wanted, what in cases:
+        conn, error = first_id(db, user)
+        if conn is not None:
+            kept.append(conn)
+        if wanted is None:
+            check(error is None, f"{what}: {describe(error)}")
+        else:
+            check(
+                error is not None and error.diag.sqlstate == "53400" and wanted in error.diag.message_primary,
+                f"{what} refused by {refused_by}: {describe(error)}",
+            )
+
+
 def describe(error):
     if error is None:
         return "succeeded"
@@ -116,14 +145,7 @@ superuser, error = first_id("postgres", "postgres")
 check(error is None, f"a superuser's first uid8_new in database postgres: {describe(error)}")
 
 # 3. The hoarding role past its share.
-more = []
-refusal = None
-while len(more) < 600:
-    conn, error = first_id("hoarder", "hoarder")
-    if error is not None:
-        refusal = error
-        break
-    more.append(conn)
+more, refusal = open_until_refused("hoarder", "hoarder", 600)
 counts = held()
 print(f"hoarder opened {len(more)} more sessions, then: {describe(refusal)}; held by role: {counts}")
 check(
@@ -135,23 +157,15 @@ check(
     "hoarder refused past its share with 53400 naming the role, the count and the share",
 )
 check(counts.get("hoarder") == 1024, f"hoarder holds exactly its share (1024): {counts.get('hoarder')}")
-kept = []
-for db, user, wanted, what in [
-    ("newcomer", "newcomer", None, "role newcomer's second session"),
-    ("postgres", "postgres", None, "a superuser's second session"),
-    ("hoarder", "second", 'database "hoarder" hold 1024', "role second in database hoarder"),
-    ("newcomer", "second", None, "role second in database newcomer"),
-]:
-    conn, error = first_id(db, user)
-    if conn is not None:
-        kept.append(conn)
-    if wanted is None:
-        check(error is None, f"{what}: {describe(error)}")
-    else:
-        check(
-            error is not None and error.diag.sqlstate == "53400" and wanted in error.diag.message_primary,
-            f"{what} refused by the database's share: {describe(error)}",
-        )
+first_ids(
+    [
+        ("newcomer", "newcomer", None, "role newcomer's second session"),
+        ("postgres", "postgres", None, "a superuser's second session"),
+        ("hoarder", "second", 'database "hoarder" hold 1024', "role second in database hoarder"),
+        ("newcomer", "second", None, "role second in database newcomer"),
+    ],
+    "the database's share",
+)
 
 # 4. Ids let go are no longer counted.
 for conn in more:
@@ -192,13 +206,7 @@ print(f"with a share of 2048, 100 more sessions of hoarder and 40 of second idle
 check(all(conn is not None for conn, _ in results), "every one got its first id")
 # The last extra id left 512 free; first ids of the 140 (concurrent bulks) may have come later.
 check(2048 - 512 <= total <= 2048 - 512 + 140, f"extra ids stopped at 512 free: {2048 - total} free")
-refusal = None
-while len(more) < 1100:
-    conn, error = first_id("hoarder", "hoarder")
-    if error is not None:
-        refusal = error
-        break
-    more.append(conn)
+more, refusal = open_until_refused("hoarder", "hoarder", 600)
 total = sum(held().values())
 print(f"hoarder opened sessions until: {describe(refusal)}; {total} held in all")
 check(
@@ -208,21 +216,14 @@ check(
     "hoarder refused at the reserve with 53400 naming the count and the reserve",
 )
 check(total == 1920, f"ordinary first ids left the reserve: {total} held")
-for db, user, wanted, what in [
-    ("newcomer", "late", None, "role late, holding none, in database newcomer"),
-    ("postgres", "postgres", None, "a superuser"),
-    ("newcomer", "newcomer", "the last 128 are kept", "role newcomer, which holds ids already,"),
-]:
-    conn, error = first_id(db, user)
-    if conn is not None:
-        kept.append(conn)
-    if wanted is None:
-        check(error is None, f"{what}: {describe(error)}")
-    else:
-        check(
-            error is not None and error.diag.sqlstate == "53400" and wanted in error.diag.message_primary,
-            f"{what} refused at the reserve: {describe(error)}",
-        )
+first_ids(
+    [
+        ("newcomer", "late", None, "role late, holding none, in database newcomer"),
+        ("postgres", "postgres", None, "a superuser"),
+        ("newcomer", "newcomer", "the last 128 are kept", "role newcomer, which holds ids already,"),
+    ],
+    "the reserve",
+)
 
 for conn in [*hoard, *more, *kept, newcomer, superuser, again, fresh]:
     if conn is not None:
