@@ -4,7 +4,7 @@
 # property tests of src/rules, the conformance tests on tests/vectors (rules-level and in-server), the
 # #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
 # extension exactly as users install it, pg_dump/pg_restore, sqlsmith's random queries, uniqueness and memory under load, uid8
-# generator ids claimed at bulk speed, the misspelt-setting warning, standbys, clock steps, restarts,
+# generator ids claimed at bulk speed and shared fairly between roles and databases, the misspelt-setting warning, standbys, clock steps, restarts,
 # the bound on muid's run-ahead, a Citus cluster (17 and 18, when Citus's source is beside the
 # repo), and the Debian package. Once: the lint gate (cargo fmt, cargo clippy) and fuzzing.
 #   bash scripts/test.sh [MAJOR...]          e.g. bash scripts/test.sh 13 15 17 18 (scripts/matrix.sh)
@@ -101,6 +101,9 @@ run_major() {
 
     say "[pg$major] uid8 generator ids are not hoarded: 200 idle sessions after bulk inserts hold one id each, a new session in another database gets one"
     bash "$REPO/tests/uid8_hoarding.sh" "$WORK/uid8_hoarding$major"
+
+    say "[pg$major] uid8 generator ids are shared fairly: 170 sessions of one role idle in transaction mid-bulk, another role in another database and a superuser get a first id, the role is refused past its share (53400)"
+    bash "$REPO/tests/uid8_share.sh" "$WORK/uid8_share$major"
 
     say "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"

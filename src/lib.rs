@@ -74,7 +74,7 @@ pub extern "C-unwind" fn _PG_init() {
             compat::request_shared_memory(
                 sno::SHARED_MEMORY_BYTES
                     + muid::SHARED_MEMORY_BYTES
-                    + uid8::SHARED_MEMORY_BYTES
+                    + uid8::shared_memory_bytes()
                     + identity::SHARED_MEMORY_BYTES
                     + watermark::shared_memory_bytes(),
             );
@@ -139,6 +139,16 @@ fn register_settings() {
         c"How many generator ids (1-2048) one session may hold for uid8_new.",
         c"A session claims one more free id each time it has used a millisecond's 64 sequence numbers on all it holds, up to this many, and keeps them until it ends. Ignored while comb_ext.uid8_generator_id pins one.",
         &uid8::GENERATORS_PER_SESSION,
+        1,
+        2048,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"comb_ext.uid8_generator_share",
+        c"Most uid8 generator ids (1-2048) of one cluster id that the sessions of one role, and those in one database, may hold.",
+        c"A first id past it fails with 53400; extra ids for bulks stop at half of it. The claiming session's value applies (ALTER ROLE or ALTER DATABASE ... SET can give one more). Ordinary first ids also leave 128 ids for roles that hold none and for superusers, and extra ids 512 for everyone's first ids.",
+        &uid8::GENERATOR_SHARE,
         1,
         2048,
         GucContext::Suset,

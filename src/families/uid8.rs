@@ -4,10 +4,10 @@
 use crate::postgres::errors;
 use crate::postgres::timestamptz;
 use crate::rules::time;
-use crate::rules::uid8::{self, Generators, Mode, Next, Parts, Reservation};
+use crate::rules::uid8::{self, Generators, Holdings, Mode, Next, Parts, Refusal, Reservation};
 use crate::rules::watermark::Family;
 use crate::server::high_water::{self, Marked};
-use crate::server::shmem::Shared;
+use crate::server::shmem::{self, PerProc, Shared};
 use crate::server::watermark;
 use crate::server::{clock_wait, identity, promotion, standby};
 use pgrx::callconv::{BoxRet, FcInfo};
@@ -17,6 +17,7 @@ use pgrx::pgrx_sql_entity_graph::metadata::{
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 #[allow(non_camel_case_types)]
 #[derive(PostgresEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +48,8 @@ impl errors::Labelled for Mode {
 pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 /// How many generator ids one session may hold; it claims more as it fills milliseconds.
 pub static GENERATORS_PER_SESSION: GucSetting<i32> = GucSetting::<i32>::new(16);
+/// How many generator ids of a cluster id one role, and one database, may hold.
+pub static GENERATOR_SHARE: GucSetting<i32> = GucSetting::<i32>::new(uid8::GENERATOR_SHARE_DEFAULT);
 
 thread_local! {
     /// The derived cluster id, looked up once per session.
@@ -144,7 +147,144 @@ static HIGH_WATER: Shared<[i64; uid8::GENERATOR_MAX as usize + 1]> =
 /// A bound on every millisecond issued on any id, on disk: ids claimed after a restart start past it.
 static RESERVATION: Marked<Reservation> =
     Marked::new(c"comb_ext uid8 reservation v1", c"comb_ext uid8 mark writer v1", c"comb_ext_uid8", Reservation::new());
-pub const SHARED_MEMORY_BYTES: usize = HIGH_WATER.size() + RESERVATION.size();
+
+/// How many generator ids each process holds, so a claim can count what a role and a database hold
+/// (`rules::uid8::may_claim`). A struct 0.5.0 does not know: its sessions' ids go uncounted, which
+/// only lets a claim through that the share would refuse; which ids are issued is still decided by
+/// the lock manager and HIGH_WATER alone (rule 2 of ARCHITECTURE.md's layout rule). Raised only
+/// under HIGH_WATER's lock, after the counting; lowered by its process at any time.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Claims {
+    /// The process that set `held`: a PGPROC now another process's does not count.
+    pid: i32,
+    cluster: i32,
+    held: i32,
+}
+
+static CLAIMS: PerProc<Claims> = PerProc::new(c"comb_ext uid8 claims v1", Claims { pid: 0, cluster: 0, held: 0 });
+
+/// Bytes to reserve at server start.
+pub fn shared_memory_bytes() -> usize {
+    HIGH_WATER.size() + RESERVATION.size() + PerProc::<Claims>::size(shmem::processes_at_start())
+}
+
+fn atomic(value: &mut i32) -> &AtomicI32 {
+    // SAFETY: every access to these fields, in every backend, is atomic.
+    unsafe { AtomicI32::from_ptr(value) }
+}
+
+thread_local! {
+    /// What this process's element of CLAIMS says it holds: shared memory is touched only when
+    /// that changes (so not at the end of a transaction that claimed nothing, nor ever before the
+    /// first claim attached the struct).
+    static COUNTED: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// Records that this process holds `held` ids of `cluster` (after a claim, a release, or a loss
+/// found out).
+fn count_held(cluster: i32, held: usize) {
+    if COUNTED.get() == held as i32 {
+        return;
+    }
+    let mine = CLAIMS.mine();
+    // SAFETY: this process's own element; other processes only read it.
+    unsafe {
+        atomic(&mut (*mine).pid).store(pg_sys::MyProcPid, Ordering::Relaxed);
+        atomic(&mut (*mine).cluster).store(cluster, Ordering::Relaxed);
+        atomic(&mut (*mine).held).store(held as i32, Ordering::Release);
+    }
+    COUNTED.set(held as i32);
+}
+
+/// At the backend's exit (PostgreSQL releases its ids then), its count goes too.
+#[pg_guard]
+unsafe extern "C-unwind" fn forget_claims_at_exit(_code: std::ffi::c_int, _arg: pg_sys::Datum) {
+    if COUNTED.get() != 0 {
+        // SAFETY: this process's own element, stored atomically.
+        unsafe { atomic(&mut (*CLAIMS.mine()).held).store(0, Ordering::Release) };
+    }
+}
+
+/// The role this session logged in as (its PGPROC's, which pg_stat_activity shows as `usename`),
+/// and its database.
+fn my_role_and_database() -> (pg_sys::Oid, pg_sys::Oid) {
+    // SAFETY: this backend's own PGPROC.
+    let (database, role) =
+        unsafe { crate::postgres::compat::proc_database_and_role(crate::postgres::compat::my_proc_number()) };
+    (role, database)
+}
+
+/// Counts what is held of `cluster` and, if `rules::uid8::may_claim` lets a claim by a session
+/// holding `session_held` ids through, counts the claim (undone with `count_held` if no id is
+/// free). Under HIGH_WATER's lock, so two claims are never both let through on one count.
+fn admit(cluster: i32, session_held: usize) -> Result<(), (Refusal, Holdings)> {
+    let (role, database) = my_role_and_database();
+    // SAFETY: a catalog look-up of the session's role, before the lock is taken.
+    let superuser = unsafe { pg_sys::superuser_arg(role) };
+    let share = GENERATOR_SHARE.get();
+    let processes = CLAIMS.len(); // attached before the lock is taken
+    HIGH_WATER.with_locked(|_| {
+        let mut held = Holdings { session: session_held as i32, ..Holdings::default() };
+        for index in 0..processes {
+            let entry = CLAIMS.at(index);
+            // SAFETY: index is a PGPROC's; its element and PGPROC fields are read as one word each.
+            let (count, of_cluster, live) = unsafe {
+                let count = atomic(&mut (*entry).held).load(Ordering::Acquire);
+                let pid = atomic(&mut (*entry).pid).load(Ordering::Relaxed);
+                (
+                    count,
+                    atomic(&mut (*entry).cluster).load(Ordering::Relaxed),
+                    pid == crate::postgres::compat::proc_pid(index),
+                )
+            };
+            if count <= 0 || of_cluster != cluster || !live {
+                continue;
+            }
+            // SAFETY: as above.
+            let (their_database, their_role) = unsafe { crate::postgres::compat::proc_database_and_role(index) };
+            held.all += count;
+            held.role += if their_role == role { count } else { 0 };
+            held.database += if their_database == database { count } else { 0 };
+        }
+        uid8::may_claim(held, share, superuser).map_err(|refusal| (refusal, held))?;
+        count_held(cluster, session_held + 1);
+        Ok(())
+    })
+}
+
+/// The 53400 for a first claim the share refused.
+fn refuse_first_id(cluster: i32, refusal: Refusal, held: Holdings) -> ! {
+    let (role, database) = my_role_and_database();
+    // SAFETY: catalog look-ups by OID; NULL if gone, which names the OID instead.
+    let name = |name: *mut std::ffi::c_char, oid: pg_sys::Oid| unsafe {
+        if name.is_null() {
+            format!("with OID {}", oid.to_u32())
+        } else {
+            format!("\"{}\"", std::ffi::CStr::from_ptr(name).to_string_lossy())
+        }
+    };
+    // SAFETY: as above.
+    let role_name = name(unsafe { pg_sys::GetUserNameFromId(role, true) }, role);
+    // SAFETY: as above.
+    let database_name = name(unsafe { pg_sys::get_database_name(database) }, database);
+    let count = uid8::GENERATOR_COUNT;
+    let (message, hint) = match refusal {
+        Refusal::RoleShare { limit } => (
+            format!("uid8_new: role {role_name} holds {} of cluster id {cluster}'s {count} generator ids: its share, comb_ext.uid8_generator_share, is {limit}", held.role),
+            "Each session holds its first id until it ends, and extra ones until its transaction ends: end idle sessions of the role (idle in transaction ones hold the most), or give the role a larger share (ALTER ROLE ... SET comb_ext.uid8_generator_share, superuser only).",
+        ),
+        Refusal::DatabaseShare { limit } => (
+            format!("uid8_new: the sessions in database {database_name} hold {} of cluster id {cluster}'s {count} generator ids: its share, comb_ext.uid8_generator_share, is {limit}", held.database),
+            "Each session holds its first id until it ends, and extra ones until its transaction ends: end idle sessions in the database (idle in transaction ones hold the most), or give it a larger share (ALTER DATABASE ... SET comb_ext.uid8_generator_share, superuser only).",
+        ),
+        Refusal::Kept { kept } => (
+            format!("uid8_new: {} of cluster id {cluster}'s {count} generator ids are held, and the last {kept} are kept for roles that hold none and for superusers (role {role_name} holds {})", held.all, held.role),
+            "Each session holds its first id until it ends, and extra ones until its transaction ends: end idle sessions (idle in transaction ones hold the most), lower comb_ext.uid8_generator_share, or use another cluster id.",
+        ),
+    };
+    errors::raise(PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED, message, Some(hint))
+}
 
 impl Session {
     /// Records in HIGH_WATER that `generator` issued `ms`, before the value is returned (so before
@@ -174,6 +314,14 @@ impl Session {
                 false
             }
         });
+        count_held(cluster, self.generators.len());
+    }
+
+    /// Forgets the ids no longer held (`pg_advisory_unlock_all()`, `DISCARD ALL`).
+    fn forget_lost(&mut self) {
+        let cluster = self.cluster;
+        self.generators.retain(|g| still_held(cluster, g));
+        count_held(cluster, self.generators.len());
     }
 
     /// Brings the held ids in line with the settings: all let go on a change of cluster id,
@@ -233,31 +381,38 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
         // Not borrowed unless the transaction ends inside uid8_new itself: then it is left as is.
         SESSION.with(|session| {
             if let Ok(mut session) = session.try_borrow_mut() {
-                if session.generators.len() > 1 {
-                    let lowest = session.generators.generators().next();
-                    session.release_unless(|g| Some(g) == lowest);
-                }
+                let lowest = session.generators.generators().next();
+                session.release_unless(|g| Some(g) == lowest);
+                session.forget_lost();
             }
         });
     }
 }
 
-/// Registers `at_transaction_end` once per backend, at its first `uid8_new`.
+/// Registers `at_transaction_end` and `forget_claims_at_exit` once per backend, at its first
+/// `uid8_new`.
 fn release_extra_ids_at_transaction_end() {
     thread_local! {
         static REGISTERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
     if !REGISTERED.get() {
         // SAFETY: a callback for the life of the backend; it reads only this backend's state.
-        unsafe { pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut()) };
+        unsafe {
+            pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut());
+            pg_sys::before_shmem_exit(Some(forget_claims_at_exit), pg_sys::Datum::from(0));
+        }
         REGISTERED.set(true);
     }
 }
 
 /// Claims a generator id for `cluster`: the pinned one, or the first free one the session does
 /// not hold yet, starting from a point that spreads backends apart (so claims rarely probe
-/// taken ids). Only the session's first claim fails with an error; an extra one reports None.
+/// taken ids), if the role's and the database's shares allow (`admit`). Only the session's first
+/// claim fails with an error; an extra one reports None.
 fn claim(cluster: i32, pinned: i32, held: &Generators) -> Option<i32> {
+    // Attached before any id is held, so the count's updates at transaction end, even an abort's,
+    // never need to attach (which can fail).
+    CLAIMS.len();
     if pinned >= 0 {
         if !try_claim(cluster, pinned) {
             errors::raise(
@@ -268,9 +423,18 @@ fn claim(cluster: i32, pinned: i32, held: &Generators) -> Option<i32> {
         }
         return Some(pinned);
     }
+    if let Err((refusal, holdings)) = admit(cluster, held.len()) {
+        if held.is_empty() {
+            refuse_first_id(cluster, refusal, holdings);
+        }
+        return None;
+    }
     // SAFETY: MyProcPid is a plain int set at process start.
     let mut order = uid8::probe_order(unsafe { pg_sys::MyProcPid });
     let free = order.find(|&g| !held.generators().any(|h| h == g) && try_claim(cluster, g));
+    if free.is_none() {
+        count_held(cluster, held.len());
+    }
     if free.is_none() && held.is_empty() {
         errors::raise(
             PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
@@ -318,7 +482,7 @@ fn new_id(mode: Mode) -> i64 {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The id about to be used must still be held; if it is not, none may be.
                     if !still_held(cluster, generator) {
-                        session.generators.retain(|g| still_held(cluster, g));
+                        session.forget_lost();
                         continue;
                     }
                     // Made again, past the floor, if a watermark was taken meanwhile.
@@ -342,6 +506,7 @@ fn new_id(mode: Mode) -> i64 {
                         let last_issued = HIGH_WATER.with_locked(|high| high[generator as usize])
                             .max(high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.last_ms()));
                         session.generators.claimed(generator, now_ms().max(last_issued));
+                        count_held(cluster, session.generators.len());
                     }
                     None => session.generators.claim_failed(),
                 },

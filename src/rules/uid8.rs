@@ -99,6 +99,76 @@ pub fn probe_order(pid: i32) -> impl Iterator<Item = i32> {
     (0..count).map(move |i| (start + i) % count)
 }
 
+/// How many generator ids one cluster id has.
+pub const GENERATOR_COUNT: i32 = GENERATOR_MAX + 1;
+
+/// The ids of a cluster id an ordinary first claim leaves free: only the first id of a role that
+/// holds none, or a superuser's, may take them. So whatever the roles already generating hold, a
+/// new role and a superuser still get a first id.
+pub const FIRST_ID_RESERVE: i32 = 128;
+
+/// The ids of a cluster id an extra claim leaves free: extra ids only speed bulks up, so they
+/// never take the ids other sessions need for their first.
+pub const EXTRA_ID_HEADROOM: i32 = GENERATOR_COUNT / 4;
+
+/// `comb_ext.uid8_generator_share`'s default: half a cluster id's ids for one role, and for one
+/// database.
+pub const GENERATOR_SHARE_DEFAULT: i32 = GENERATOR_COUNT / 2;
+
+/// The generator ids of one cluster id held when a session claims one more (the claim not
+/// counted): by every session, by sessions of the claiming session's role, by sessions in its
+/// database, and by the claiming session itself (0: the claim is its first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Holdings {
+    pub all: i32,
+    pub role: i32,
+    pub database: i32,
+    pub session: i32,
+}
+
+/// Why a claim may not proceed, with the limit it would pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The role would hold more than `limit` ids.
+    RoleShare { limit: i32 },
+    /// The database would hold more than `limit` ids.
+    DatabaseShare { limit: i32 },
+    /// Fewer than `kept` ids would stay free.
+    Kept { kept: i32 },
+}
+
+/// Whether a session may claim one more generator id, given what is held (`held`) and the share
+/// (`comb_ext.uid8_generator_share`: at most this many ids per role and per database).
+///
+/// - A first id: within the role's and the database's share, and leaving [`FIRST_ID_RESERVE`]
+///   free, unless the role holds none (its first id may take the reserve). A superuser's first id
+///   only needs one free: a DBA can always generate.
+/// - An extra id (a bulk filling milliseconds): within half the role's and half the database's
+///   share, so a role's bulks leave the other half for its own sessions' first ids, and leaving
+///   [`EXTRA_ID_HEADROOM`] free for everyone's first ids.
+pub fn may_claim(held: Holdings, share: i32, superuser: bool) -> Result<(), Refusal> {
+    let first = held.session == 0;
+    if first && superuser {
+        return Ok(());
+    }
+    let limit = if first { share } else { share / 2 };
+    if held.role + 1 > limit {
+        return Err(Refusal::RoleShare { limit });
+    }
+    if held.database + 1 > limit {
+        return Err(Refusal::DatabaseShare { limit });
+    }
+    let kept = match (first, held.role) {
+        (true, 0) => 0,
+        (true, _) => FIRST_ID_RESERVE,
+        (false, _) => EXTRA_ID_HEADROOM,
+    };
+    if GENERATOR_COUNT - (held.all + 1) < kept {
+        return Err(Refusal::Kept { kept });
+    }
+    Ok(())
+}
+
 /// What a session's generator ids do for a call at a given millisecond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -587,6 +657,118 @@ mod tests {
         assert_eq!(generators.next(11, 3), issue(11, 0, 3));
     }
 
+    /// Sessions claiming ids of one cluster id under [`may_claim`]: (role, database, superuser,
+    /// ids held), and the sums by role and by database. A claim also needs a free id, as the lock
+    /// manager's probe does.
+    #[derive(Default)]
+    struct Claimants {
+        sessions: Vec<(u32, u32, bool, i32)>,
+        all: i32,
+        by_role: HashMap<u32, i32>,
+        by_database: HashMap<u32, i32>,
+    }
+
+    impl Claimants {
+        fn holdings(&self, role: u32, database: u32, session: i32) -> Holdings {
+            Holdings {
+                all: self.all,
+                role: self.by_role.get(&role).copied().unwrap_or(0),
+                database: self.by_database.get(&database).copied().unwrap_or(0),
+                session,
+            }
+        }
+
+        /// Session `index` now holds `held` ids.
+        fn hold(&mut self, index: usize, held: i32) {
+            let (role, database, _, before) = self.sessions[index];
+            let change = held - before;
+            self.all += change;
+            *self.by_role.entry(role).or_default() += change;
+            *self.by_database.entry(database).or_default() += change;
+            self.sessions[index].3 = held;
+        }
+
+        /// Session `index` claims one more id; a new session its first if `index` is past the end.
+        fn claim(
+            &mut self,
+            index: usize,
+            role: u32,
+            database: u32,
+            superuser: bool,
+            share: i32,
+        ) -> Result<(), Refusal> {
+            let (role, database, superuser, session) =
+                self.sessions.get(index).copied().unwrap_or((role, database, superuser, 0));
+            let held = self.holdings(role, database, session);
+            may_claim(held, share, superuser)?;
+            if held.all >= GENERATOR_COUNT {
+                return Err(Refusal::Kept { kept: 0 });
+            }
+            let index = index.min(self.sessions.len());
+            if index == self.sessions.len() {
+                self.sessions.push((role, database, superuser, 0));
+            }
+            self.hold(index, session + 1);
+            Ok(())
+        }
+
+        /// Session `index` ends its transaction (keeping its first id) or itself.
+        fn end(&mut self, index: usize, session_too: bool) {
+            if let Some(&(_, _, _, held)) = self.sessions.get(index) {
+                self.hold(index, if session_too { 0 } else { held.min(1) });
+            }
+        }
+    }
+
+    #[test]
+    fn shares_reserve_and_headroom_at_their_bounds() {
+        let share = GENERATOR_SHARE_DEFAULT;
+        let held = |all, role, database, session| Holdings { all, role, database, session };
+        // First ids: up to the share, leaving the reserve.
+        assert_eq!(may_claim(held(1000, 1023, 1023, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(1000, 1024, 5, 0), share, false), Err(Refusal::RoleShare { limit: 1024 }));
+        assert_eq!(may_claim(held(1000, 5, 1024, 0), share, false), Err(Refusal::DatabaseShare { limit: 1024 }));
+        assert_eq!(may_claim(held(1919, 5, 5, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(1920, 5, 5, 0), share, false), Err(Refusal::Kept { kept: FIRST_ID_RESERVE }));
+        // A role's first id takes the reserve, to the last id; a superuser's ignores the shares.
+        assert_eq!(may_claim(held(2047, 0, 5, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(2048, 0, 5, 0), share, false), Err(Refusal::Kept { kept: 0 }));
+        assert_eq!(may_claim(held(2047, 2047, 2047, 0), share, true), Ok(()));
+        // Extra ids: up to half the share, leaving a quarter of the ids free; superusers' too.
+        assert_eq!(may_claim(held(100, 511, 511, 3), share, false), Ok(()));
+        assert_eq!(may_claim(held(100, 512, 5, 3), share, true), Err(Refusal::RoleShare { limit: 512 }));
+        assert_eq!(may_claim(held(100, 5, 512, 3), share, false), Err(Refusal::DatabaseShare { limit: 512 }));
+        assert_eq!(may_claim(held(1535, 5, 5, 3), share, false), Ok(()));
+        assert_eq!(may_claim(held(1536, 5, 5, 3), share, false), Err(Refusal::Kept { kept: EXTRA_ID_HEADROOM }));
+        // A share of 1 leaves no extra ids.
+        assert_eq!(may_claim(held(0, 0, 0, 1), 1, false), Err(Refusal::RoleShare { limit: 0 }));
+    }
+
+    #[test]
+    fn the_issue_30_hoard_leaves_first_ids_for_others() {
+        // 170 sessions of one role, each trying for 16 ids in the middle of a bulk (0.5.0 let
+        // them take all 2,048), then as many more sessions of it as there are ids.
+        let mut claimants = Claimants::default();
+        for session in 0..170 {
+            for _ in 0..16 {
+                let _ = claimants.claim(session, 1, 1, false, GENERATOR_SHARE_DEFAULT);
+            }
+        }
+        let held = claimants.holdings(1, 1, 0);
+        // Extra ids up to half the share (the first 33 sessions), then first ids only.
+        assert_eq!((held.all, held.role), (650, 650));
+        let mut refused = None;
+        for session in 170..GENERATOR_COUNT as usize {
+            if let Err(refusal) = claimants.claim(session, 1, 1, false, GENERATOR_SHARE_DEFAULT) {
+                refused = Some((session, refusal));
+                break;
+            }
+        }
+        assert_eq!(refused, Some((544, Refusal::RoleShare { limit: 1024 })));
+        assert_eq!(claimants.claim(usize::MAX, 2, 2, false, GENERATOR_SHARE_DEFAULT), Ok(()));
+        assert_eq!(claimants.claim(usize::MAX, 0, 1, true, GENERATOR_SHARE_DEFAULT), Ok(()));
+    }
+
     proptest! {
         #[test]
         fn encode_decode_round_trip(timestamp_ms in 0..TIMESTAMP_LIMIT, sequence in 0..=SEQUENCE_MAX,
@@ -635,6 +817,63 @@ mod tests {
                         .unwrap();
                     prop_assert!(previous.is_none_or(|p| id > p), "{:?} after {:?}", Parts::decode(id), previous.map(Parts::decode));
                     previous = Some(id);
+                }
+            }
+        }
+
+        /// One role, with any number of sessions in any of three databases, claiming first and
+        /// extra ids and letting extras go at transaction ends in any order, under any share up
+        /// to the default: it never holds more than its share, and another role in another
+        /// database gets a first id for two sessions, and so does a superuser.
+        #[test]
+        fn one_role_cannot_starve_others(share in 2..=GENERATOR_SHARE_DEFAULT,
+                                         steps in proptest::collection::vec((0usize..1200, 0u32..3, 0u8..8), 1..3000)) {
+            let mut claimants = Claimants::default();
+            for (session, database, action) in steps {
+                match action {
+                    0 | 1 => claimants.end(session, action == 1),
+                    _ => { let _ = claimants.claim(session, 1, database, false, share); }
+                }
+                prop_assert!(claimants.holdings(1, 9, 0).role <= share);
+            }
+            prop_assert_eq!(claimants.claim(usize::MAX, 2, 9, false, share), Ok(()));
+            prop_assert_eq!(claimants.claim(usize::MAX, 2, 9, false, share), Ok(()));
+            prop_assert_eq!(claimants.claim(usize::MAX, 0, 0, true, share), Ok(()));
+        }
+
+        /// Up to eight roles over four databases and any share: whatever they claim, a
+        /// superuser and a role that holds none still get a first id (the reserve is taken only
+        /// by roles' first ids), and no role or database passes the share.
+        #[test]
+        fn several_roles_leave_the_reserve(share in 1..=GENERATOR_COUNT,
+                                           steps in proptest::collection::vec((0usize..2500, 1u32..9, 0u32..4, 0u8..8), 1..4000)) {
+            let mut claimants = Claimants::default();
+            for (session, role, database, action) in steps {
+                match action {
+                    0 => claimants.end(session, false),
+                    _ => { let _ = claimants.claim(session, role, database, false, share); }
+                }
+            }
+            for id in 1..9 {
+                prop_assert!(claimants.holdings(id, id, 0).role <= share);
+                prop_assert!(claimants.holdings(id, id, 0).database <= share);
+            }
+            prop_assert!(claimants.holdings(0, 0, 0).all <= GENERATOR_COUNT - FIRST_ID_RESERVE + 8);
+            prop_assert_eq!(claimants.claim(usize::MAX, 0, 0, true, share), Ok(()));
+            prop_assert_eq!(claimants.claim(usize::MAX, 99, 99, false, share), Ok(()));
+        }
+
+        /// An application's pool in one database, its sessions bulk-loading in any order: up to
+        /// half the default share of sessions all get their first id, whatever the bulks hold.
+        #[test]
+        fn an_app_pool_of_hundreds_of_sessions_gets_every_first_id(sessions in 1usize..=512,
+                                                                    extras in proptest::collection::vec(0usize..512, 0..3000)) {
+            let mut claimants = Claimants::default();
+            let mut extras = extras.into_iter();
+            for session in 0..sessions {
+                prop_assert_eq!(claimants.claim(session, 1, 1, false, GENERATOR_SHARE_DEFAULT), Ok(()));
+                for other in extras.by_ref().take(6) {
+                    let _ = claimants.claim(other.min(session), 1, 1, false, GENERATOR_SHARE_DEFAULT);
                 }
             }
         }

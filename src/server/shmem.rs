@@ -212,6 +212,18 @@ pub fn int_setting(name: &CStr) -> i32 {
     }
 }
 
+/// A bound on the PGPROCs a server has, from the settings that size ProcGlobal (generously for the
+/// auxiliary processes): for the space of `PerProc` arrays reserved at server start.
+pub fn processes_at_start() -> usize {
+    let processes = int_setting(c"max_connections")
+        + int_setting(c"autovacuum_max_workers")
+        + int_setting(c"max_worker_processes")
+        + int_setting(c"max_wal_senders")
+        + int_setting(c"max_prepared_transactions")
+        + 64;
+    processes.max(0) as usize
+}
+
 /// An array in shared memory with one `T` per PGPROC (every backend and auxiliary process, and the
 /// processes that stand for prepared transactions), found or created on first use. `T` is plain
 /// data whose fields every backend uses atomically.

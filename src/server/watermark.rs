@@ -56,17 +56,9 @@ struct Holding {
 
 static HOLDINGS: PerProc<Holding> = PerProc::new(c"comb_ext watermark holdings v1", Holding { at: [NONE; 4], xid: 0 });
 
-/// Bytes to reserve at server start: the floor, and a holding per process (counted from the
-/// settings that size ProcGlobal, and generously for the auxiliary processes).
+/// Bytes to reserve at server start: the floor, and a holding per process.
 pub fn shared_memory_bytes() -> usize {
-    let setting = shmem::int_setting;
-    let processes = setting(c"max_connections")
-        + setting(c"autovacuum_max_workers")
-        + setting(c"max_worker_processes")
-        + setting(c"max_wal_senders")
-        + setting(c"max_prepared_transactions")
-        + 64;
-    FLOOR.size() + PUBLISHED.size() + PerProc::<Holding>::size(processes.max(0) as usize)
+    FLOOR.size() + PUBLISHED.size() + PerProc::<Holding>::size(shmem::processes_at_start())
 }
 
 fn atomic(value: &mut i64) -> &AtomicI64 {

@@ -69,6 +69,8 @@ INSERT INTO bad_input VALUES
     ($$SET comb_ext.uid8_generator_id = -2$$, '22023'),
     ($$SET comb_ext.uid8_generators_per_session = 0$$, '22023'),
     ($$SET comb_ext.uid8_generators_per_session = 2049$$, '22023'),
+    ($$SET comb_ext.uid8_generator_share = 0$$, '22023'),
+    ($$SET comb_ext.uid8_generator_share = 2049$$, '22023'),
     ($$SET comb_ext.max_clock_wait = '50ms'$$, '22023'),
     ($$SET comb_ext.max_clock_wait = '2h'$$, '22023');
 

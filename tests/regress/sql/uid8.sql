@@ -95,6 +95,7 @@ SET ROLE regress_uid8_user;
 SELECT regress_error('SET comb_ext.uid8_cluster_id = 1');
 SELECT regress_error('SET comb_ext.uid8_generator_id = 1');
 SELECT regress_error('SET comb_ext.uid8_generators_per_session = 4');
+SELECT regress_error('SET comb_ext.uid8_generator_share = 2048');
 SELECT uid8_new() IS NOT NULL AS anyone_may_generate;
 RESET ROLE;
 DROP ROLE regress_uid8_user;
