@@ -22,6 +22,13 @@ IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'comb_ext_text_twin_support_wrapper';
 
+CREATE FUNCTION "comb_ext_literal_support"(
+	"request" internal
+) RETURNS internal
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_ext_literal_support_wrapper';
+
 CREATE FUNCTION "comb_floor"(
 	"ts" timestamp with time zone,
 	"format" text
@@ -221,7 +228,7 @@ BEGIN
         variant := ARRAY(
             SELECT CASE
                 WHEN t OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype THEN 'pg_catalog.int4'::pg_catalog.regtype::pg_catalog.oid
-                WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.uuid', 'pg_catalog.bytea']::pg_catalog.regtype[]::pg_catalog.oid[])
+                WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.uuid', 'pg_catalog.bytea', 'pg_catalog.timestamptz']::pg_catalog.regtype[]::pg_catalog.oid[])
                      OR (SELECT ty.typtype OPERATOR(pg_catalog.=) 'b' AND ty.typcategory OPERATOR(pg_catalog.=) 'U'
                          FROM pg_catalog.pg_type ty WHERE ty.oid OPERATOR(pg_catalog.=) t)
                     THEN 'pg_catalog.text'::pg_catalog.regtype::pg_catalog.oid
@@ -278,13 +285,18 @@ BEGIN
                     JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) signature[n]
                     JOIN pg_catalog.pg_namespace tn ON tn.oid OPERATOR(pg_catalog.=) ty.typnamespace
                     ORDER BY n);
+                -- Where parsing text is less than immutable (timestamptz), a call of constants would
+                -- parse them at run time and lose plan-time pruning: the planner support function
+                -- reads them at plan time instead, as the parser read an untyped literal.
                 SELECT pg_catalog.format(
-                    'CREATE FUNCTION %s.%I(%s) RETURNS %I.%I LANGUAGE sql %s %s PARALLEL %s AS %L',
+                    'CREATE FUNCTION %s.%I(%s) RETURNS %I.%I LANGUAGE sql %s %s PARALLEL %s %s AS %L',
                     schema_name, source.proname, pg_catalog.array_to_string(parameters, ', '),
                     rn.nspname, rt.typname,
                     CASE volatility WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE' ELSE 'VOLATILE' END,
                     CASE WHEN source.proisstrict THEN 'STRICT' ELSE 'CALLED ON NULL INPUT' END,
                     CASE source.proparallel WHEN 's' THEN 'SAFE' WHEN 'r' THEN 'RESTRICTED' ELSE 'UNSAFE' END,
+                    CASE WHEN volatility OPERATOR(pg_catalog.<>) source.provolatile
+                         THEN pg_catalog.format('SUPPORT %s.comb_ext_literal_support', schema_name) ELSE '' END,
                     pg_catalog.format('SELECT %s.%I(%s)', schema_name, source.proname, pg_catalog.array_to_string(arguments, ', ')))
                 INTO STRICT statement
                 FROM pg_catalog.pg_type rt JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) rt.typnamespace

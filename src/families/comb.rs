@@ -454,3 +454,13 @@ pub fn comb_ext_text_twin_support(request: Internal) -> Internal {
     let simplified = unsafe { crate::postgres::planner::text_twin_simplified(request) };
     Internal::from(Some(pg_sys::Datum::from(simplified.unwrap_or(std::ptr::null_mut()))))
 }
+
+/// Planner support of the overloads for literals that `sql/finalize.sql` makes where a literal's
+/// type reads its input at run time (timestamptz): a call of constants becomes the call it stands
+/// for, with the constants read now (`planner::literal_overload_simplified`).
+#[pg_extern(immutable, strict, parallel_safe)]
+pub fn comb_ext_literal_support(request: Internal) -> Internal {
+    // SAFETY: as for `comb_ext_text_twin_support`.
+    let simplified = unsafe { crate::postgres::planner::literal_overload_simplified(request) };
+    Internal::from(Some(pg_sys::Datum::from(simplified.unwrap_or(std::ptr::null_mut()))))
+}

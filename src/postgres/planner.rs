@@ -262,3 +262,112 @@ pub unsafe fn text_twin_simplified(request: Internal) -> Option<*mut pg_sys::Nod
     }
     None
 }
+
+/// `pg_language`'s fixed OID of `sql` (pg_language.dat, the same in every major): the overloads
+/// for literals are SQL functions, the functions they call are not.
+const SQL_LANGUAGE: u32 = 14;
+
+/// The call of an overload for literals (`sql/finalize.sql`) whose literals are constants: the
+/// call of the function it stands for, with each literal read by that function's argument type
+/// now, as the parser read an untyped literal before the overload existed. Without it the overload
+/// runs its casts at run time where a type's input is not immutable (timestamptz's reads the
+/// TimeZone setting), and constant range bounds would become run-time ones (no plan-time
+/// partition pruning). `None` keeps the call (a literal that is not a constant: a parameter, or a
+/// column, stays an inlined cast).
+///
+/// The function it stands for is found in the catalog: of the same name and schema, a member of
+/// the extension and not an SQL function, taking the overload's arguments where they are typed
+/// and at least as many (defaults fill the rest); of several, the one with the most arguments of
+/// the overload's own types (a `text` twin before its enum original, whose support then makes the
+/// label an enum constant).
+///
+/// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
+pub unsafe fn literal_overload_simplified(request: Internal) -> Option<*mut pg_sys::Node> {
+    let (call, args) = call_to_simplify(request)?;
+    let overload = (*call).funcid;
+    let extension = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, overload);
+    if extension == pg_sys::InvalidOid {
+        return None;
+    }
+    let count = (*args).length as usize;
+    let argtypes: Vec<pg_sys::Oid> = (0..count).map(|i| pg_sys::exprType(list_nth(args, i))).collect();
+    let schema = pg_sys::get_func_namespace(overload);
+    let name = pg_sys::get_func_name(overload);
+    if name.is_null() {
+        return None;
+    }
+    let candidates = pg_sys::SearchSysCacheList(
+        pg_sys::SysCacheIdentifier::PROCNAMEARGSNSP as i32,
+        1,
+        pg_sys::Datum::from(name),
+        pg_sys::Datum::from(0),
+        pg_sys::Datum::from(0),
+    );
+    let mut best: Option<(usize, pg_sys::Oid, Vec<pg_sys::Oid>)> = None;
+    for i in 0..(*candidates).n_members as usize {
+        let member = *(*candidates).members.as_ptr().add(i);
+        let form = pg_sys::heap_tuple_get_struct::<pg_sys::FormData_pg_proc>(&mut (*member).tuple);
+        let nargs = (*form).pronargs as usize;
+        if (*form).pronamespace != schema
+            || (*form).prolang == pg_sys::Oid::from(SQL_LANGUAGE)
+            || (*form).proretset
+            || nargs < count
+            || nargs - count > (*form).pronargdefaults as usize
+        {
+            continue;
+        }
+        let types = std::slice::from_raw_parts((*form).proargtypes.values.as_ptr(), nargs)[..count].to_vec();
+        let mut same = 0;
+        let fits = types.iter().zip(&argtypes).enumerate().all(|(position, (&wanted, &given))| {
+            if wanted == given {
+                same += 1;
+                return true;
+            }
+            let arg = list_nth(args, position);
+            constant(arg).is_some()
+                && (given == pg_sys::TEXTOID || (given == pg_sys::INT4OID && wanted == pg_sys::INT8OID))
+        });
+        if fits && best.as_ref().is_none_or(|(most, _, _)| same > *most) {
+            best = Some((same, (*form).oid, types));
+        }
+    }
+    pg_sys::ReleaseCatCacheList(candidates);
+    let (_, original, types) = best?;
+    member_of(extension, pg_sys::ProcedureRelationId, original)?;
+    let new_args = pg_sys::list_copy(args);
+    for (position, (&wanted, &given)) in types.iter().zip(&argtypes).enumerate() {
+        if wanted == given {
+            continue;
+        }
+        let value = constant(list_nth(args, position))?;
+        let datum = if given == pg_sys::INT4OID {
+            pg_sys::Datum::from(i32::from_datum(value, false)? as i64)
+        } else {
+            let text = <&str>::from_datum(value, false)?;
+            let text = std::ffi::CString::new(text).ok()?;
+            let (mut input, mut io_param) = (pg_sys::InvalidOid, pg_sys::InvalidOid);
+            pg_sys::getTypeInputInfo(wanted, &mut input, &mut io_param);
+            // An invalid literal raises the type's own error, as the parser did.
+            pg_sys::OidInputFunctionCall(input, text.as_ptr().cast_mut(), io_param, -1)
+        };
+        let (mut len, mut by_value) = (0i16, false);
+        pg_sys::get_typlenbyval(wanted, &mut len, &mut by_value);
+        let constant =
+            pg_sys::makeConst(wanted, -1, pg_sys::get_typcollation(wanted), len as i32, datum, false, by_value);
+        (*(*new_args).elements.add(position)).ptr_value = constant.cast();
+    }
+    // The input collation is the arguments' again (as in `text_twin_simplified`).
+    let input_collation = (0..count)
+        .map(|i| pg_sys::exprCollation(list_nth(new_args, i)))
+        .find(|&collation| collation != pg_sys::InvalidOid)
+        .unwrap_or(pg_sys::InvalidOid);
+    let original_call = pg_sys::makeFuncExpr(
+        original,
+        (*call).funcresulttype,
+        new_args,
+        (*call).funccollid,
+        input_collation,
+        pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
+    );
+    Some(pg_sys::eval_const_expressions(std::ptr::null_mut(), original_call.cast()))
+}
