@@ -4,8 +4,9 @@
 SET TimeZone = 'UTC';
 
 -- The generator lives in shared memory (reserved at start here: this cluster preloads comb_ext).
+-- 0.3.0's name is taken for a struct of 0 bytes, so a 0.3.0 library cannot run a second generator.
 SELECT sno_new() IS NOT NULL AS generated;
-SELECT name, size > 0 AS has_space FROM pg_shmem_allocations WHERE name LIKE 'comb_ext sno%';
+SELECT name, size > 0 AS has_space FROM pg_shmem_allocations WHERE name LIKE 'comb_ext sno%' ORDER BY name;
 
 -- 100,000 values from one statement are distinct and strictly increase (checked in bytea order,
 -- PostgreSQL's own), with sequences restarting at 0 in each new 4 ms unit.
