@@ -31,6 +31,12 @@ CARGO_TARGET_DIR="$REPO/target/pg15" PGRX_PG_CONFIG_PATH=$(bash scripts/pg.sh pg
 (cd fuzz && cargo clippy --all-targets -- -D warnings)
 bash scripts/check_links.sh  # every relative link and #anchor of the docs resolves (no network)
 
+say "the watermark slot protocol under the loom model checker: every interleaving of a writer, a PREPARE's hand-over and a watermark's scans (and 0.5.0's scan, which it must catch)"
+# Only src/rules is built under --cfg loom (no pgrx, no PostgreSQL), in a target dir of its own.
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
+    cargo test --release --no-default-features --lib rules::watermark::loom -- --nocapture 2>&1 |
+    grep -Ev '^ +[0-9]+: |^note: |^stack backtrace:'
+
 say "PostgreSQL servers: ${MAJORS[*]}"
 declare -A PG_CONFIGS
 for major in "${MAJORS[@]}"; do
@@ -122,6 +128,9 @@ run_major() {
 
     say "[pg$major] watermarks through crashes and clock steps: a killed backend's ids, prepared transactions across a postmaster kill -9 until COMMIT/ROLLBACK PREPARED, the clock set back an hour between polls (faketime)"
     bash "$REPO/tests/watermark_crash.sh" "$WORK/watermark_crash$major"
+
+    say "[pg$major] prepared transactions' records of watermark holdings: at most one per prepared transaction, none from a failed PREPARE; per database; after a restart, a deleted, out-of-range or damaged record holds W at 1970 until the transaction ends"
+    bash "$REPO/tests/watermark_prepared.sh" "$WORK/watermark_prepared$major"
 
     say "[pg$major] a disk that stalls every fsync of the marks for 10 s: generation goes on up to the mark written ahead, waits are cancelled within a second, nothing past the mark on disk after a kill -9"
     bash "$REPO/tests/stall.sh" "$WORK/stall$major"
