@@ -252,7 +252,9 @@ fn load_prepared_holdings(function: &str) {
     for index in 0..HOLDINGS.len() {
         // SAFETY: index is a PGPROC's.
         let (pid, xid) = unsafe { (crate::compat::proc_pid(index), crate::compat::proc_xid(index)) };
-        if pid != 0 || xid == 0 {
+        // A prepared transaction's process that stands for one still prepared.
+        // SAFETY: any transaction id; the call takes its own locks.
+        if pid != 0 || xid == 0 || !unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid)) } {
             continue;
         }
         pg_sys::check_for_interrupts!();
