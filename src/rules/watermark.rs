@@ -580,13 +580,14 @@ mod loom {
 
     /// Runs `model` under loom, counts the interleavings explored and prints them.
     fn explore(name: &str, model: impl Fn() + Sync + Send + 'static) {
-        static EXPLORED: AtomicUsize = AtomicUsize::new(0);
-        EXPLORED.store(0, Relaxed);
+        // One counter per model: the tests run in parallel.
+        let explored = std::sync::Arc::new(AtomicUsize::new(0));
+        let counter = explored.clone();
         ::loom::model(move || {
-            EXPLORED.fetch_add(1, Relaxed);
+            counter.fetch_add(1, Relaxed);
             model();
         });
-        println!("loom: {name}: {} interleavings explored", EXPLORED.load(Relaxed));
+        println!("loom: {name}: {} interleavings explored", explored.load(Relaxed));
     }
 
     #[test]
