@@ -12,6 +12,10 @@
 #    damaged each hold every watermark of their database at 1970-01-01 (sno: its smallest id),
 #    with a WARNING, until they end; W passes their ids once all three are rolled back. B's, whose
 #    record is whole, holds B's watermarks at its ids, not at 1970.
+# 4. A standby made with pg_basebackup -R, a transaction prepared on the primary after the backup (so
+#    its record is not in the copy; WAL brings the transaction), comb_watermark_holders() asked on the
+#    standby while in recovery, then the standby promoted: there it holds every W at 1970 until it is
+#    rolled back.
 #   bash tests/watermark_prepared.sh WORK_DIR   (expects comb_ext installed; port COMB_EXT_TEST_PORT + 40, default 54370)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -25,10 +29,13 @@ mkdir -p "$WORK"
 chown postgres:postgres "$WORK"
 cluster_stop "$dir"
 rm -rf "$dir"
-trap 'cluster_stop "$dir"' EXIT
+standby="$WORK/standby"
+trap 'cluster_stop "$standby"; cluster_stop "$dir"' EXIT
 cluster_start "$dir" "$PORT" "shared_preload_libraries = 'comb_ext'" "max_prepared_transactions = 4" >/dev/null
 
-q() { cluster_psql "$dir" "$PORT" -qAt "$@"; }
+# The server q (and every helper) talks to: the primary, or the standby in part 4.
+on_dir=$dir on_port=$PORT
+q() { cluster_psql "$on_dir" "$on_port" -qAt "$@"; }
 failures=0
 fail() { echo "  FAILED: $*"; failures=$((failures + 1)); }
 # check DB LABEL SQL: SQL returns a boolean and a figure; the figure is printed, a false (or an error) fails.
@@ -123,6 +130,32 @@ q -d postgres -c "ROLLBACK PREPARED 'damaged'"
 for gid in deleted ahead damaged; do passed postgres "$gid" "all three rolled back, W passes $gid's ids"; done
 q -d other -c "COMMIT PREPARED 'elsewhere'"
 passed other elsewhere "in other, committed: W passes its ids"
+
+say "4. a standby promoted with a transaction prepared after its base backup"
+cluster_stop "$standby"
+rm -rf "$standby"
+as_postgres "$PGBIN/pg_basebackup" -h "$dir" -p "$PORT" -U postgres -D "$standby" -R -X stream 2>"$WORK/basebackup.log"
+printf "port = %s\nunix_socket_directories = '%s'\n" $((PORT + 1)) "$standby" >>"$standby/postgresql.conf"
+cluster_start "$standby" $((PORT + 1)) >/dev/null
+prepare postgres after_backup
+lsn=$(q -d postgres -c "SELECT pg_current_wal_lsn()")
+on_dir=$standby on_port=$((PORT + 1))
+# (A standby lists no prepared transaction in pg_prepared_xacts: wait for the replay instead.)
+for _ in $(seq 1 100); do
+    [ "$(q -d postgres -c "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" = t ] && break
+    sleep 0.1
+done
+check postgres "standby, in recovery: the PREPARE replayed, holders asked" "SELECT pg_is_in_recovery() AND pg_last_wal_replay_lsn() >= '$lsn' AND NOT EXISTS (SELECT FROM pg_ls_dir('comb_ext/prepared', true, false) f WHERE f = '${XID[after_backup]}'), format('replayed to %s, no record of transaction ${XID[after_backup]}, %s holders shown', pg_last_wal_replay_lsn(), (SELECT count(*) FROM comb_watermark_holders()))"
+q -d postgres -c "SELECT pg_promote()" >/dev/null
+warnings=$(q -d postgres -c "SELECT comb_watermark()" 2>&1 >/dev/null | grep -c "has no valid record" || true)
+[ "$warnings" -eq 1 ] && echo "  promoted: the first watermark warned of after_backup" || fail "promoted: $warnings warnings, not 1"
+held postgres after_backup "promoted: held at 1970 by after_backup, prepared after the backup" at_1970
+q -d postgres -c "ROLLBACK PREPARED 'after_backup'"
+passed postgres after_backup "promoted: after_backup rolled back, W passes its ids"
+cluster_stop "$standby"
+on_dir=$dir on_port=$PORT
+q -d postgres -c "ROLLBACK PREPARED 'after_backup'"
+q -d postgres -c "SELECT comb_watermark()" >/dev/null
 count=$(record_count)
 [ "$count" -eq 0 ] && echo "  records left: $count" || fail "records left: $count"
 
