@@ -217,15 +217,19 @@ fn in_this_database(index: usize) -> bool {
 }
 
 /// Whether prepared transaction `xid` is still prepared; its file is removed once it is not.
-/// Not inlined: tests/watermark_interleaving.py stops a scan here (at the PostgreSQL call inside).
-#[inline(never)]
+/// (tests/watermark_interleaving.py stops a scan at the `in_progress` call.)
 fn still_prepared(xid: i64) -> bool {
-    // SAFETY: a transaction id a slot recorded; the call takes its own locks.
-    if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid as u32)) } {
+    if in_progress(xid as u32) {
         return true;
     }
     let _ = std::fs::remove_file(prepared_path(xid as u32));
     false
+}
+
+/// Whether transaction `xid` is running or prepared.
+fn in_progress(xid: u32) -> bool {
+    // SAFETY: any transaction id; the call takes its own locks.
+    unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid)) }
 }
 
 const PREPARED_DIR: &str = "comb_ext/prepared";
@@ -253,8 +257,7 @@ fn load_prepared_holdings(function: &str) {
         // SAFETY: index is a PGPROC's.
         let (pid, xid) = unsafe { (crate::compat::proc_pid(index), crate::compat::proc_xid(index)) };
         // A prepared transaction's process that stands for one still prepared.
-        // SAFETY: any transaction id; the call takes its own locks.
-        if pid != 0 || xid == 0 || !unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid)) } {
+        if pid != 0 || xid == 0 || !in_progress(xid) {
             continue;
         }
         pg_sys::check_for_interrupts!();
@@ -303,8 +306,7 @@ fn remove_ended_records(function: &str) {
     for entry in entries.flatten() {
         pg_sys::check_for_interrupts!();
         let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        // SAFETY: any transaction id; the call takes its own locks.
-        if !unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid)) } {
+        if !in_progress(xid) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The slot hand-over at PREPARE against a watermark scan stopped half-way with gdb, in a real
 # server, for comb and sno (tests/watermark_interleaving.py says how; 0.5.0 fails it). Skips, with a
-# line saying so, where gdb or ptrace is unavailable.
+# line saying so, where gdb or ptrace is unavailable. The control: 0.5.0's comb_ext.so installed in
+# this build's place and COMB_EXT_VERSION=0.5.0 (CREATE EXTENSION ... VERSION) fails it (W2 passes b's id).
 #   bash tests/watermark_interleaving.sh WORK_DIR   (expects comb_ext installed and psycopg in the venv
 #   scripts/setup.sh makes; port COMB_EXT_TEST_PORT + 42, default 54372)
 set -euo pipefail
