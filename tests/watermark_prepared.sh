@@ -122,6 +122,7 @@ for gid in deleted ahead damaged; do
     held postgres "$gid" "held at 1970 with the records of deleted, ahead and damaged gone or refused ($gid's ids)" at_1970
 done
 held other elsewhere "in other, its record read back after the restart" by_record
+check postgres "holders of the three" "SELECT count(*) = 12 AND bool_and(held_since = 'epoch'), format('%s rows, held since %s', count(*), min(held_since)) FROM comb_watermark_holders() WHERE prepared_xid IN (${XID[deleted]}, ${XID[ahead]}, ${XID[damaged]})"
 for gid in deleted ahead; do
     q -d postgres -c "ROLLBACK PREPARED '$gid'"
     held postgres damaged "$gid rolled back, damaged still prepared" at_1970
