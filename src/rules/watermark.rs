@@ -530,7 +530,7 @@ mod loom {
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
     /// The transaction that prepares (never finished here), the one whose prepared process it gets
-    /// (finished), and the times.
+    /// (prepared at the start, finished by COMMIT PREPARED just before that PREPARE), and the times.
     const PREPARED: i64 = 8;
     const ENDED: i64 = 7;
     const PREPARED_AT: i64 = 100;
@@ -550,6 +550,8 @@ mod loom {
         slots: [Slot; 3],
         floor: AtomicI64,
         writer_ended: AtomicBool,
+        /// COMMIT PREPARED of ENDED has run (what TransactionIdIsInProgress reads, in the server).
+        ended_finished: AtomicBool,
     }
 
     fn server() -> Arc<Server> {
@@ -561,21 +563,32 @@ mod loom {
             ],
             floor: AtomicI64::new(0),
             writer_ended: AtomicBool::new(false),
+            ended_finished: AtomicBool::new(false),
         })
     }
 
-    /// PREPARE, in a thread of its own: hand over, then let go (`at_transaction_end`'s
-    /// XACT_EVENT_PREPARE).
+    /// In a thread of its own: COMMIT PREPARED of ENDED, which frees its process, then the PREPARE
+    /// that takes it over: hand over, then let go (`at_transaction_end`'s XACT_EVENT_PREPARE).
     fn spawn_prepare(server: &Arc<Server>) -> ::loom::thread::JoinHandle<()> {
         let server = server.clone();
         ::loom::thread::spawn(move || {
+            server.ended_finished.store(true, SeqCst);
             server.slots[2].hand_over(PREPARED, held(PREPARED_AT));
             server.slots[0].let_go(Family::Comb);
         })
     }
 
-    fn still_prepared(xid: i64) -> bool {
-        xid == PREPARED
+    fn still_prepared(server: &Server) -> impl FnMut(i64) -> bool + '_ {
+        |xid| xid == PREPARED || (xid == ENDED && !server.ended_finished.load(SeqCst))
+    }
+
+    /// A scan's W against what was still open when it returned: PREPARED always, ENDED if its
+    /// COMMIT PREPARED had not run (then it was open throughout the scan).
+    fn check(server: &Server, w: i64, scan: &str) {
+        assert!(w <= PREPARED_AT, "{scan} missed the prepared transaction's holding: W {w}");
+        if !server.ended_finished.load(SeqCst) {
+            assert!(w <= ENDED_AT, "{scan} missed the holding of a transaction still prepared: W {w}");
+        }
     }
 
     /// Runs `model` under loom, counts the interleavings explored and prints them.
@@ -596,8 +609,8 @@ mod loom {
             let server = server();
             let preparer = spawn_prepare(&server);
             for _ in 0..2 {
-                let w = scan(CLOCK, Family::Comb, || server.slots.iter(), still_prepared);
-                assert!(w <= PREPARED_AT, "a scan missed the prepared transaction's holding: W {w}");
+                let w = scan(CLOCK, Family::Comb, || server.slots.iter(), still_prepared(&server));
+                check(&server, w, "a scan");
             }
             preparer.join().unwrap();
         });
@@ -623,11 +636,11 @@ mod loom {
             };
             let preparer = spawn_prepare(&server);
             server.floor.store(CLOCK, SeqCst);
-            let w = scan(CLOCK, Family::Comb, || server.slots.iter(), still_prepared);
+            let w = scan(CLOCK, Family::Comb, || server.slots.iter(), still_prepared(&server));
             let writer_had_ended = server.writer_ended.load(SeqCst);
+            check(&server, w, "the scan");
             let id_at = writer.join().unwrap();
             preparer.join().unwrap();
-            assert!(w <= PREPARED_AT, "the scan missed the prepared transaction's holding: W {w}");
             assert!(id_at >= w || writer_had_ended, "W {w} passed the open writer's id at {id_at}");
         });
     }
@@ -635,14 +648,14 @@ mod loom {
     /// The control: 0.5.0's scan, same model; loom must find the interleaving that loses the
     /// holding (the scan reads ENDED, the PREPARE hands over and lets go, the scan clears).
     #[test]
-    #[should_panic(expected = "0.5.0's scan missed")]
+    #[should_panic(expected = "0.5.0's scan missed the prepared transaction's holding")]
     fn the_0_5_0_scan_loses_a_holding_handed_over_at_prepare() {
         explore("0.5.0's scan (must fail)", || {
             let server = server();
             let preparer = spawn_prepare(&server);
             for _ in 0..2 {
-                let w = scan_0_5_0(CLOCK, Family::Comb, server.slots.iter(), still_prepared);
-                assert!(w <= PREPARED_AT, "0.5.0's scan missed the prepared transaction's holding: W {w}");
+                let w = scan_0_5_0(CLOCK, Family::Comb, server.slots.iter(), still_prepared(&server));
+                check(&server, w, "0.5.0's scan");
             }
             preparer.join().unwrap();
         });
