@@ -25,9 +25,10 @@
 //! checks what runs.
 
 use super::high_water::{self, Persisted};
-#[cfg(loom)]
+// loom's atomics in the model checker's tests only (it is a dev-dependency); std's everywhere else.
+#[cfg(all(test, loom))]
 use ::loom::sync::atomic::{AtomicI64, Ordering::SeqCst};
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 use std::sync::atomic::{AtomicI64, Ordering::SeqCst};
 
 /// The families with watermarks. Their order is the order of the holdings in shared memory.
@@ -85,14 +86,14 @@ impl SlotWords {
     pub const EMPTY: SlotWords = SlotWords { at: [NONE; 4], xid: 0 };
 }
 
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 const _: () = assert!(
     std::mem::size_of::<Slot>() == std::mem::size_of::<SlotWords>()
         && std::mem::align_of::<Slot>() == std::mem::align_of::<SlotWords>()
 );
 
 impl Slot {
-    #[cfg(any(test, loom))]
+    #[cfg(test)]
     pub fn new(words: SlotWords) -> Slot {
         Slot { at: words.at.map(AtomicI64::new), xid: AtomicI64::new(words.xid) }
     }
@@ -101,7 +102,7 @@ impl Slot {
     ///
     /// # Safety
     /// `words` is valid for `'a` and every process accesses it only through `Slot`.
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     pub unsafe fn over<'a>(words: *mut SlotWords) -> &'a Slot {
         // SAFETY: same layout (asserted above); AtomicI64 has i64's size, and the caller's promise.
         unsafe { &*words.cast::<Slot>() }
