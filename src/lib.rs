@@ -2,20 +2,32 @@
 //! The byte layouts and generation rules, free of PostgreSQL, live in `rules`; each family has one
 //! thin SQL-facing module.
 
+// Under the model checker (RUSTFLAGS="--cfg loom", scripts/test.sh) only `rules` is built: it
+// never touches PostgreSQL, and pgrx is not a dependency then (Cargo.toml).
+#[cfg(not(loom))]
 pgrx::pg_module_magic!(name, version);
 
 pub mod rules;
 
-mod families;
-mod postgres;
-mod server;
+// Everything else is left out of the model checker's build.
+macro_rules! not_under_loom {
+    ($($item:item)*) => { $(#[cfg(not(loom))] $item)* };
+}
 
-use families::{muid, sno, uid8};
-use postgres::compat;
-use server::{clock_wait, identity, watermark};
+not_under_loom! {
+    mod families;
+    mod postgres;
+    mod server;
 
+    use families::{muid, sno, uid8};
+    use postgres::compat;
+    use server::{clock_wait, identity, watermark};
+}
+
+#[cfg(not(loom))]
 use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
 
+#[cfg(not(loom))]
 pgrx::extension_sql_file!(
     "../sql/sqlserver_order.sql",
     name = "sqlserver_order",
@@ -28,12 +40,15 @@ pgrx::extension_sql_file!(
         sqlserver_order::uuid_sqlserver_sortsupport,
     ]
 );
+#[cfg(not(loom))]
 pgrx::extension_sql!("CREATE TYPE sno;", name = "sno_shell", creates = [Type(sno::Sno)]);
+#[cfg(not(loom))]
 pgrx::extension_sql_file!(
     "../sql/sno_type.sql",
     name = "sno_type",
     requires = ["sno_shell", sno::sno_in, sno::sno_out, sno::sno_recv, sno::sno_send]
 );
+#[cfg(not(loom))]
 pgrx::extension_sql_file!(
     "../sql/sno_operators.sql",
     name = "sno_operators",
@@ -55,13 +70,16 @@ pgrx::extension_sql_file!(
         sno::sno_from_bytea,
     ]
 );
+#[cfg(not(loom))]
 pgrx::extension_sql_file!(
     "../sql/muid.sql",
     name = "muid",
     requires = [muid::muid_timestamp_us, muid::muid_medallion, muid::muid_offset]
 );
+#[cfg(not(loom))]
 pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
+#[cfg(not(loom))]
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     register_settings();
@@ -83,6 +101,7 @@ pub extern "C-unwind" fn _PG_init() {
 }
 
 /// Settings that decide uniqueness across servers are superuser-only (PGC_SUSET).
+#[cfg(not(loom))]
 fn register_settings() {
     GucRegistry::define_int_guc(
         c"comb_ext.sno_partition",
@@ -183,16 +202,19 @@ fn register_settings() {
 /// Schema `tests`, where pgrx runs the in-server tests (`SELECT "tests"."<name>"()`). Empty: the
 /// tests are in `pg_tests` and name the schema themselves, since `#[pg_schema]` cannot wrap a file
 /// module.
+#[cfg(not(loom))]
 #[cfg(any(test, feature = "pg_test"))]
 #[pgrx::pg_schema]
 mod tests {}
 
 /// In-server tests live beside the other tests, in tests/pg/.
+#[cfg(not(loom))]
 #[cfg(any(test, feature = "pg_test"))]
 #[path = "../tests/pg/mod.rs"]
 mod pg_tests;
 
 /// Required by `cargo pgrx test`.
+#[cfg(not(loom))]
 #[cfg(test)]
 pub mod pg_test {
     pub fn setup(_options: Vec<&str>) {}

@@ -23,14 +23,11 @@
 #   bash tests/watermark_crash.sh WORK_DIR   (expects comb_ext installed; port COMB_EXT_TEST_PORT + 38, default 54368)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
+source "$REPO/scripts/lib/watermark_families.sh"
 WORK=${1:?usage: tests/watermark_crash.sh WORK_DIR}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 38))
 dir="$WORK/cluster"
 offset="$WORK/faketime.rc"
-FAMILIES=(comb sno muid uid8)
-declare -A TYPE=([comb]=uuid [sno]=sno [muid]=uuid [uid8]=bigint)
-declare -A WFN=([comb]="comb_watermark()" [sno]="sno_watermark()" [muid]="muid_watermark()" [uid8]="uid8_watermark()")
-declare -A TIMEFN=([comb]=comb_timestamp [sno]=sno_time [muid]=muid_timestamp [uid8]=uid8_timestamp)
 declare -A LAST=()
 started=$(date +%s%N)
 

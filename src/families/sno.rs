@@ -283,7 +283,8 @@ fn sno_from_parts(
 /// below it belongs to a transaction that has ended, and none made after this call is below it.
 #[pg_extern(volatile, parallel_restricted, requires = ["sno_type"])]
 fn sno_watermark() -> Sno {
-    let at = watermark::watermark_us("sno_watermark", Family::Sno);
+    // Below sno's epoch (a prepared transaction with no record holds W at 1970): its smallest id.
+    let at = watermark::watermark_us("sno_watermark", Family::Sno).max(layout::EPOCH_UNIX_US);
     match layout::units(at).and_then(|units| layout::floor(layout::unix_us(units))) {
         Some(id) => Sno(id),
         None => errors::datetime_out_of_range(format!(

@@ -19,8 +19,17 @@
 //!   up, and the id made again).
 //!
 //! The floor is kept on disk as a high-water mark (`rules::high_water`), so it survives restarts.
+//!
+//! Holdings live in [`Slot`]s, one per PGPROC; the protocol on them (publish, let go, hand over at
+//! PREPARE, scan) is here, over the atomics the server uses, so the model checker (`loom`, below)
+//! checks what runs.
 
 use super::high_water::{self, Persisted};
+// loom's atomics in the model checker's tests only (it is a dev-dependency); std's everywhere else.
+#[cfg(all(test, loom))]
+use ::loom::sync::atomic::{AtomicI64, Ordering::SeqCst};
+#[cfg(not(all(test, loom)))]
+use std::sync::atomic::{AtomicI64, Ordering::SeqCst};
 
 /// The families with watermarks. Their order is the order of the holdings in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +55,148 @@ impl Family {
 
 /// A slot holds nothing.
 pub const NONE: i64 = i64::MAX;
+
+/// What a prepared transaction with no record of its holdings holds (after a promotion, PITR or a
+/// restored backup, or a record damaged or out of range): 1970-01-01, below every id any family
+/// can make (sno's watermark is then its smallest id). Its ids could be of any age, so nothing
+/// less conservative is safe.
+pub const NO_RECORD: i64 = 0;
+
+/// One process's holdings in shared memory: a backend's own (transaction id 0), or those a
+/// prepared transaction's process holds for it (its transaction id). Every field is read and
+/// written atomically (sequentially consistent), by the rules below only.
+#[repr(C)]
+pub struct Slot {
+    /// Per family (`Family as usize`), the earliest time an id of the transaction was made with, or NONE.
+    at: [AtomicI64; 4],
+    /// For a prepared transaction's process: its transaction id (0 for a backend's own slot).
+    xid: AtomicI64,
+}
+
+/// A slot as plain words, to lay out and initialise shared memory (`Slot` has the same layout);
+/// every access after that goes through [`Slot::over`].
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct SlotWords {
+    at: [i64; 4],
+    xid: i64,
+}
+
+impl SlotWords {
+    pub const EMPTY: SlotWords = SlotWords { at: [NONE; 4], xid: 0 };
+}
+
+#[cfg(not(all(test, loom)))]
+const _: () = assert!(
+    std::mem::size_of::<Slot>() == std::mem::size_of::<SlotWords>()
+        && std::mem::align_of::<Slot>() == std::mem::align_of::<SlotWords>()
+);
+
+impl Slot {
+    #[cfg(test)]
+    pub fn new(words: SlotWords) -> Slot {
+        Slot { at: words.at.map(AtomicI64::new), xid: AtomicI64::new(words.xid) }
+    }
+
+    /// The slot over shared memory's words.
+    ///
+    /// # Safety
+    /// `words` is valid for `'a` and every process accesses it only through `Slot`.
+    #[cfg(not(all(test, loom)))]
+    pub unsafe fn over<'a>(words: *mut SlotWords) -> &'a Slot {
+        // SAFETY: same layout (asserted above); AtomicI64 has i64's size, and the caller's promise.
+        unsafe { &*words.cast::<Slot>() }
+    }
+
+    /// A backend's transaction, before it returns an id of `family` made at `at`.
+    pub fn publish(&self, family: Family, at: i64) {
+        self.at[family as usize].store(at, SeqCst);
+    }
+
+    /// A backend's transaction has ended, or handed `family` over to its prepared process.
+    pub fn let_go(&self, family: Family) {
+        self.at[family as usize].store(NONE, SeqCst);
+    }
+
+    /// At PREPARE, into the prepared transaction's process's slot, before the preparing backend
+    /// lets go of its own (so a scan that finds its own let go finds this in its second pass):
+    /// the whole slot, transaction id first, so what an earlier prepared transaction left there is
+    /// gone. Also how holdings read back after a restart are put in place. Returns the earlier
+    /// transaction id (0 if none), which has ended: a process stands for one at a time.
+    pub fn hand_over(&self, xid: i64, at: [i64; 4]) -> i64 {
+        let earlier = self.xid.swap(xid, SeqCst);
+        for (slot, at) in self.at.iter().zip(at) {
+            slot.store(at, SeqCst);
+        }
+        earlier
+    }
+
+    /// The scan's first pass: what a backend's own slot holds of `family`.
+    pub fn backend_holding(&self, family: Family) -> Option<i64> {
+        if self.xid.load(SeqCst) != 0 {
+            return None;
+        }
+        let at = self.at[family as usize].load(SeqCst);
+        (at != NONE).then_some(at)
+    }
+
+    /// The scan's second pass: what a prepared transaction's slot holds of `family` while
+    /// `still_prepared` says its transaction is (a process keeps the slot after COMMIT PREPARED
+    /// or ROLLBACK PREPARED, until it stands for another). Nothing is cleared here: 0.5.0 cleared
+    /// a slot it judged stale, and a PREPARE that took the slot over in between lost its holding.
+    pub fn prepared_holding(&self, family: Family, still_prepared: impl FnOnce(i64) -> bool) -> Option<i64> {
+        let xid = self.xid.load(SeqCst);
+        if xid == 0 {
+            return None;
+        }
+        let at = self.at[family as usize].load(SeqCst);
+        (at != NONE && still_prepared(xid)).then_some(at)
+    }
+
+    /// Transaction id and holdings, for the holders view (the id is read first, as in a scan).
+    pub fn read(&self) -> (i64, [i64; 4]) {
+        let xid = self.xid.load(SeqCst);
+        (xid, std::array::from_fn(|f| self.at[f].load(SeqCst)))
+    }
+}
+
+/// A watermark's scan of `family` after it raised the floor to `floor`: two passes over the
+/// slots `slots` yields (the same each time), the backends' own, then the prepared transactions'.
+/// A transaction that prepares hands over before it lets go, so whichever pass misses its holding,
+/// the other finds it.
+pub fn scan<'s, I: Iterator<Item = &'s Slot>>(
+    floor: i64,
+    family: Family,
+    slots: impl Fn() -> I,
+    mut still_prepared: impl FnMut(i64) -> bool,
+) -> i64 {
+    let backends = lowest(floor, slots().filter_map(|slot| slot.backend_holding(family)));
+    lowest(backends, slots().filter_map(|slot| slot.prepared_holding(family, &mut still_prepared)))
+}
+
+/// 0.5.0's scan, kept to show the model checker finds its race: one pass that read a prepared
+/// slot's transaction id, asked whether it was still prepared, and cleared the slot if not.
+#[cfg(test)]
+pub fn scan_0_5_0<'s>(
+    floor: i64,
+    family: Family,
+    slots: impl Iterator<Item = &'s Slot>,
+    mut still_prepared: impl FnMut(i64) -> bool,
+) -> i64 {
+    let mut watermark = floor;
+    for slot in slots {
+        let xid = slot.xid.load(SeqCst);
+        if xid != 0 && !still_prepared(xid) {
+            slot.xid.store(0, SeqCst);
+            for at in &slot.at {
+                at.store(NONE, SeqCst);
+            }
+            continue;
+        }
+        watermark = watermark.min(slot.at[family as usize].load(SeqCst));
+    }
+    watermark
+}
 
 /// The clock the generators and watermarks read: the wall clock, never below the floor. The floor
 /// is the last watermark's clock, and while the wall clock is behind it (it stepped back), the
@@ -117,6 +268,51 @@ impl Held {
     /// The families with a holding, and what each holds.
     pub fn holdings(&self) -> impl Iterator<Item = (Family, i64)> + '_ {
         Family::ALL.into_iter().map(|f| (f, self.0[f as usize])).filter(|&(_, at)| at != NONE)
+    }
+
+    /// Per family (`Family as usize`), what it holds or NONE: a slot's words.
+    pub fn words(&self) -> [i64; 4] {
+        self.0
+    }
+
+    /// A prepared transaction's record on disk (comb_ext/prepared/<xid>): `comb NNN sno NNN muid
+    /// NNN uid8 NNN`, a time or `-` per family.
+    pub fn record(&self) -> String {
+        let fields: Vec<String> = Family::ALL
+            .iter()
+            .map(|&f| match self.0[f as usize] {
+                NONE => format!("{} -", f.name()),
+                at => format!("{} {at}", f.name()),
+            })
+            .collect();
+        fields.join(" ") + "\n"
+    }
+
+    /// The holdings a record names, if it is whole, holds something, and every time in it is one a
+    /// generator could have made with the clock at `now_us` or before (1970 up to a day past it,
+    /// as for the marks). Otherwise the transaction counts as having no record ([`NO_RECORD`]).
+    pub fn from_record(text: &str, now_us: i64) -> Result<Held, String> {
+        let words: Vec<&str> = text.strip_suffix('\n').ok_or("no line end")?.split(' ').collect();
+        if words.len() != 2 * Family::ALL.len() {
+            return Err(format!("{} fields, not {}", words.len(), 2 * Family::ALL.len()));
+        }
+        let mut held = Held::new();
+        for (f, pair) in Family::ALL.iter().zip(words.chunks(2)) {
+            if pair[0] != f.name() {
+                return Err(format!("{:?} where {} was expected", pair[0], f.name()));
+            }
+            if pair[1] != "-" {
+                let at: i64 =
+                    pair[1].parse().map_err(|_| format!("{} time {:?} is not a number", f.name(), pair[1]))?;
+                let latest = now_us.saturating_add(high_water::MAX_AHEAD_US);
+                high_water::check_range(&format!("{} time", f.name()), at, 0, latest, "µs since 1970")?;
+                held.publish(*f, at);
+            }
+        }
+        if held == Held::new() {
+            return Err("it holds no family".to_string());
+        }
+        Ok(held)
     }
 }
 
@@ -245,6 +441,53 @@ mod tests {
     }
 
     #[test]
+    fn a_record_reads_back_only_whole_and_in_range() {
+        let now = 1_700_000_000_000_000;
+        let mut held = Held::new();
+        held.publish(Family::Sno, now - 5);
+        held.publish(Family::Uid8, now - 9);
+        let record = held.record();
+        assert_eq!(record, format!("comb - sno {} muid - uid8 {}\n", now - 5, now - 9));
+        assert_eq!(Held::from_record(&record, now), Ok(held));
+        // A day past the clock is the most a generator could have run ahead.
+        let ahead = |at: i64| format!("comb {at} sno - muid - uid8 -\n");
+        assert!(Held::from_record(&ahead(now + high_water::MAX_AHEAD_US), now).is_ok());
+        for damaged in [
+            ahead(now + high_water::MAX_AHEAD_US + 1),
+            ahead(-1),
+            ahead(i64::MAX),
+            "comb - sno - muid - uid8 -\n".to_string(),
+            record.trim_end().to_string(),
+            record.replace("sno", "snow"),
+            record.replace(' ', "  "),
+            "comb 1x sno - muid - uid8 -\n".to_string(),
+            String::new(),
+        ] {
+            assert!(Held::from_record(&damaged, now).is_err(), "{damaged:?} was read back");
+        }
+        assert!(Held::from_record(&ahead(-1), now).unwrap_err().contains("comb time -1 is outside 0 to"));
+    }
+
+    #[test]
+    fn a_scan_finds_a_holding_handed_over_and_no_prepared_one_that_ended() {
+        let slots = [Slot::new(SlotWords::EMPTY), Slot::new(SlotWords::EMPTY), Slot::new(SlotWords::EMPTY)];
+        let prepared = |xid: i64| xid == 8;
+        let w = |slots: &[Slot]| scan(1_000, Family::Comb, || slots.iter(), prepared);
+        slots[0].publish(Family::Comb, 100);
+        slots[1].publish(Family::Sno, 50);
+        assert_eq!(w(&slots), 100);
+        // PREPARE of transaction 8: handed over, then let go; the slot is written whole.
+        assert_eq!(slots[2].hand_over(7, [30; 4]), 0);
+        assert_eq!(slots[2].hand_over(8, Held([100, NONE, NONE, NONE]).words()), 7);
+        slots[0].let_go(Family::Comb);
+        assert_eq!(w(&slots), 100);
+        assert_eq!(slots[2].read(), (8, [100, NONE, NONE, NONE]));
+        // COMMIT PREPARED: the slot keeps the transaction id, and the scan asks about it.
+        assert_eq!(scan(1_000, Family::Comb, || slots.iter(), |_| false), 1_000);
+        assert_eq!(slots[2].read().0, 8, "a scan clears nothing");
+    }
+
+    #[test]
     fn the_floor_only_rises_and_a_restart_starts_it_at_its_mark() {
         let mut floor = Floor::new();
         assert_eq!(floor.raise(1_000, 1_000), 1_000);
@@ -279,5 +522,149 @@ mod tests {
             let id_at = if seen_floor > made_at { made_at.max(seen_floor) } else { made_at };
             assert!(id_at >= watermark, "{order}: id at {id_at}, watermark {watermark}");
         }
+    }
+}
+
+/// The slot protocol under the model checker: `RUSTFLAGS="--cfg loom" cargo test --release --lib
+/// rules::watermark::loom` (scripts/test.sh). Every interleaving of a PREPARE's hand-over, an
+/// ordinary writer and a watermark's scans; no scan may pass a holding of a transaction that has
+/// not ended. The slots are the server's `Slot`s and the scans its `scan` (0.5.0's for the control).
+#[cfg(all(test, loom))]
+mod loom {
+    use super::*;
+    use ::loom::sync::atomic::{AtomicBool, AtomicI64};
+    use ::loom::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    /// The transaction that prepares (never finished here), the one whose prepared process it gets
+    /// (prepared at the start, finished by COMMIT PREPARED just before that PREPARE), and the times.
+    const PREPARED: i64 = 8;
+    const ENDED: i64 = 7;
+    const PREPARED_AT: i64 = 100;
+    const WRITER_AT: i64 = 150;
+    const ENDED_AT: i64 = 50;
+    const CLOCK: i64 = 200;
+
+    fn held(at: i64) -> [i64; 4] {
+        let mut words = [NONE; 4];
+        words[Family::Comb as usize] = at;
+        words
+    }
+
+    /// Slot 0 the preparing backend's own (its id made before), slot 1 an ordinary writer's, slot 2
+    /// the process that stood for ENDED and will stand for PREPARED.
+    struct Server {
+        slots: [Slot; 3],
+        floor: AtomicI64,
+        writer_ended: AtomicBool,
+        /// COMMIT PREPARED of ENDED has run (what TransactionIdIsInProgress reads, in the server).
+        ended_finished: AtomicBool,
+    }
+
+    fn server() -> Arc<Server> {
+        Arc::new(Server {
+            slots: [
+                Slot::new(SlotWords { at: held(PREPARED_AT), xid: 0 }),
+                Slot::new(SlotWords::EMPTY),
+                Slot::new(SlotWords { at: held(ENDED_AT), xid: ENDED }),
+            ],
+            floor: AtomicI64::new(0),
+            writer_ended: AtomicBool::new(false),
+            ended_finished: AtomicBool::new(false),
+        })
+    }
+
+    /// In a thread of its own: COMMIT PREPARED of ENDED, which frees its process, then the PREPARE
+    /// that takes it over: hand over, then let go (`at_transaction_end`'s XACT_EVENT_PREPARE).
+    fn spawn_prepare(server: &Arc<Server>) -> ::loom::thread::JoinHandle<()> {
+        let server = server.clone();
+        ::loom::thread::spawn(move || {
+            server.ended_finished.store(true, SeqCst);
+            server.slots[2].hand_over(PREPARED, held(PREPARED_AT));
+            server.slots[0].let_go(Family::Comb);
+        })
+    }
+
+    fn still_prepared(server: &Server) -> impl FnMut(i64) -> bool + '_ {
+        |xid| xid == PREPARED || (xid == ENDED && !server.ended_finished.load(SeqCst))
+    }
+
+    /// A scan's W against what was still open when it returned: PREPARED always, ENDED if its
+    /// COMMIT PREPARED had not run (then it was open throughout the scan).
+    fn check(server: &Server, w: i64, scan: &str) {
+        assert!(w <= PREPARED_AT, "{scan} missed the prepared transaction's holding: W {w}");
+        if !server.ended_finished.load(SeqCst) {
+            assert!(w <= ENDED_AT, "{scan} missed the holding of a transaction still prepared: W {w}");
+        }
+    }
+
+    /// Runs `model` under loom, counts the interleavings explored and prints them.
+    fn explore(name: &str, model: impl Fn() + Sync + Send + 'static) {
+        // One counter per model: the tests run in parallel.
+        let explored = std::sync::Arc::new(AtomicUsize::new(0));
+        let counter = explored.clone();
+        ::loom::model(move || {
+            counter.fetch_add(1, Relaxed);
+            model();
+        });
+        println!("loom: {name}: {} interleavings explored", explored.load(Relaxed));
+    }
+
+    #[test]
+    fn no_scan_misses_a_holding_handed_over_at_prepare() {
+        explore("PREPARE hand-over and two scans", || {
+            let server = server();
+            let preparer = spawn_prepare(&server);
+            for _ in 0..2 {
+                let w = scan(CLOCK, Family::Comb, || server.slots.iter(), still_prepared(&server));
+                check(&server, w, "a scan");
+            }
+            preparer.join().unwrap();
+        });
+    }
+
+    /// With an ordinary writer too: it publishes, reads the floor (an id below a raised floor is
+    /// made again at or past it), ends, lets go. Each scan's W is checked against what had ended
+    /// by the time it returned.
+    #[test]
+    fn no_scan_passes_an_id_of_a_transaction_still_open() {
+        explore("writer, PREPARE hand-over and a watermark", || {
+            let server = server();
+            let writer = {
+                let server = server.clone();
+                ::loom::thread::spawn(move || {
+                    server.slots[1].publish(Family::Comb, WRITER_AT);
+                    let floor = server.floor.load(SeqCst);
+                    let id_at = if floor > WRITER_AT { floor } else { WRITER_AT };
+                    server.writer_ended.store(true, SeqCst);
+                    server.slots[1].let_go(Family::Comb);
+                    id_at
+                })
+            };
+            let preparer = spawn_prepare(&server);
+            server.floor.store(CLOCK, SeqCst);
+            let w = scan(CLOCK, Family::Comb, || server.slots.iter(), still_prepared(&server));
+            let writer_had_ended = server.writer_ended.load(SeqCst);
+            check(&server, w, "the scan");
+            let id_at = writer.join().unwrap();
+            preparer.join().unwrap();
+            assert!(id_at >= w || writer_had_ended, "W {w} passed the open writer's id at {id_at}");
+        });
+    }
+
+    /// The control: 0.5.0's scan, same model; loom must find the interleaving that loses the
+    /// holding (the scan reads ENDED, the PREPARE hands over and lets go, the scan clears).
+    #[test]
+    #[should_panic(expected = "0.5.0's scan missed the prepared transaction's holding")]
+    fn the_0_5_0_scan_loses_a_holding_handed_over_at_prepare() {
+        explore("0.5.0's scan (must fail)", || {
+            let server = server();
+            let preparer = spawn_prepare(&server);
+            for _ in 0..2 {
+                let w = scan_0_5_0(CLOCK, Family::Comb, server.slots.iter(), still_prepared(&server));
+                check(&server, w, "0.5.0's scan");
+            }
+            preparer.join().unwrap();
+        });
     }
 }

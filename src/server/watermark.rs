@@ -6,7 +6,7 @@
 
 use crate::postgres::errors;
 use crate::rules::time;
-use crate::rules::watermark::{self as rule, Family, Floor, GeneratorClock, Held, NONE};
+use crate::rules::watermark::{self as rule, Family, Floor, GeneratorClock, Held, Slot, SlotWords, NONE, NO_RECORD};
 use crate::server::high_water::{self, Marked};
 use crate::server::shmem::{self, PerProc, Shared};
 use crate::server::standby;
@@ -43,22 +43,23 @@ static PUBLISHED: Shared<Published> = Shared::new(
     Published { clock: GeneratorClock { floor: UNLOADED, anchor: 0 }, prepared_loaded: 0 },
 );
 
-/// One per PGPROC: backends, and the dummy processes of prepared transactions.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct Holding {
-    /// Per family (`Family as usize`), the earliest time an id of the open transaction was made
-    /// with, or NONE.
-    at: [i64; 4],
-    /// For a prepared transaction's process: its transaction id (0 for a backend's own slot).
-    xid: i64,
+/// One slot per PGPROC: backends, and the dummy processes of prepared transactions. Used only
+/// through `rules::watermark::Slot`, whose protocol the model checker checks.
+static HOLDINGS: PerProc<SlotWords> = PerProc::new(c"comb_ext watermark holdings v1", SlotWords::EMPTY);
+
+fn slot(index: usize) -> &'static Slot {
+    // SAFETY: the array lives in shared memory for the server's life; every process uses it as Slots.
+    unsafe { Slot::over(HOLDINGS.at(index)) }
 }
 
-static HOLDINGS: PerProc<Holding> = PerProc::new(c"comb_ext watermark holdings v1", Holding { at: [NONE; 4], xid: 0 });
+fn my_slot() -> &'static Slot {
+    // SAFETY: as in `slot`.
+    unsafe { Slot::over(HOLDINGS.mine()) }
+}
 
 /// Bytes to reserve at server start: the floor, and a holding per process.
 pub fn shared_memory_bytes() -> usize {
-    FLOOR.size() + PUBLISHED.size() + PerProc::<Holding>::size(shmem::processes_at_start())
+    FLOOR.size() + PUBLISHED.size() + PerProc::<SlotWords>::size(shmem::processes_at_start())
 }
 
 fn atomic(value: &mut i64) -> &AtomicI64 {
@@ -172,8 +173,7 @@ fn publish(family: Family, at: i64) -> bool {
     let mut held = HELD.0.get();
     held.publish(family, at);
     HELD.0.set(held);
-    // SAFETY: this backend's own slot; other backends read it atomically.
-    unsafe { atomic(&mut (*HOLDINGS.mine()).at[family as usize]).store(at, Ordering::SeqCst) };
+    my_slot().publish(family, at);
     // SAFETY: as in `floor_us`.
     atomic(unsafe { &mut (*published()).clock.floor }).load(Ordering::SeqCst) <= at
 }
@@ -195,33 +195,10 @@ pub fn watermark_us(function: &str, family: Family) -> i64 {
         atomic(&mut published.clock.floor).store(clock.floor, Ordering::SeqCst);
         clock.floor
     });
-    // Two passes: the backends' own slots, then the prepared transactions'. A transaction that
-    // prepares hands its holdings to its prepared process's slot before it lets go of its own, so
-    // a scan that finds its own slot already let go in the first pass finds the handed-over one in
-    // the second. Nothing is cleared by a scan (0.5.0 cleared a slot it judged stale, and a PREPARE
-    // that took the slot over in between lost its holding): a prepared process's slot is written
-    // whole when it stands for the next prepared transaction.
-    let in_pass = |prepared: bool| (0..HOLDINGS.len()).filter_map(move |index| holding(index, family, prepared));
-    rule::lowest(floor, in_pass(false).chain(in_pass(true)))
-}
-
-/// The time slot `index` holds `family` at: in the first pass if it is a backend's (no prepared
-/// transaction id), in the second if it is a prepared transaction's that is still prepared
-/// (its process keeps the slot's transaction id after COMMIT PREPARED or ROLLBACK PREPARED, so
-/// the transaction itself is asked).
-fn holding(index: usize, family: Family, prepared: bool) -> Option<i64> {
-    if !in_this_database(index) {
-        return None;
-    }
-    let slot = HOLDINGS.at(index);
-    // SAFETY: slots live in shared memory for the server's life; fields are used atomically.
-    let xid = unsafe { atomic(&mut (*slot).xid).load(Ordering::SeqCst) };
-    if (xid != 0) != prepared {
-        return None;
-    }
-    // SAFETY: as above.
-    let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
-    (at != NONE && (xid == 0 || still_prepared(xid))).then_some(at)
+    // Two passes, the backends' slots then the prepared transactions', clearing nothing
+    // (`rules::watermark::scan`).
+    let slots = || (0..HOLDINGS.len()).filter(|&index| in_this_database(index)).map(slot);
+    rule::scan(floor, family, slots, still_prepared)
 }
 
 /// Whether process `index` (a backend, or a prepared transaction's) belongs to this database: a
@@ -233,13 +210,19 @@ fn in_this_database(index: usize) -> bool {
 }
 
 /// Whether prepared transaction `xid` is still prepared; its file is removed once it is not.
+/// (tests/watermark_interleaving.py stops a scan at the `in_progress` call.)
 fn still_prepared(xid: i64) -> bool {
-    // SAFETY: a transaction id a slot recorded; the call takes its own locks.
-    if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid as u32)) } {
+    if in_progress(xid as u32) {
         return true;
     }
     let _ = std::fs::remove_file(prepared_path(xid as u32));
     false
+}
+
+/// Whether transaction `xid` is running or prepared.
+fn in_progress(xid: u32) -> bool {
+    // SAFETY: any transaction id; the call takes its own locks.
+    unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from_inner(xid)) }
 }
 
 const PREPARED_DIR: &str = "comb_ext/prepared";
@@ -248,84 +231,78 @@ fn prepared_path(xid: u32) -> PathBuf {
     Path::new(PREPARED_DIR).join(xid.to_string())
 }
 
-/// Once per server start, before the first watermark: the holdings of transactions prepared
-/// before it, from their files, onto their processes' slots (or the files removed, for those
-/// committed or rolled back meanwhile).
+/// Once per server start (or promotion), before the first watermark: the holdings of the
+/// transactions prepared before it, from their records, onto their processes' slots. One with no
+/// record, or one that is damaged or out of range (`Held::from_record`), holds every family at
+/// NO_RECORD until it ends: its ids could be of any age. Reads one record per prepared transaction
+/// (at most max_prepared_transactions), then removes the records of transactions that have ended.
 fn load_prepared_holdings(function: &str) {
     // SAFETY: as in `floor_us`.
     let loaded = unsafe { AtomicU32::from_ptr(&mut (*published()).prepared_loaded) };
-    if loaded.load(Ordering::SeqCst) != 0 {
+    // A standby's prepared transactions are its primary's: read once it is promoted.
+    // SAFETY: reads shared state.
+    if loaded.load(Ordering::SeqCst) != 0 || unsafe { pg_sys::RecoveryInProgress() } {
         return;
     }
+    let now = time::wall_clock_unix_us();
+    let mut restored = vec![];
+    for index in 0..HOLDINGS.len() {
+        // SAFETY: index is a PGPROC's.
+        let (pid, xid) = unsafe { (crate::postgres::compat::proc_pid(index), crate::postgres::compat::proc_xid(index)) };
+        // A prepared transaction's process that stands for one still prepared.
+        if pid != 0 || xid == 0 || !in_progress(xid) {
+            continue;
+        }
+        pg_sys::check_for_interrupts!();
+        let path = prepared_path(xid);
+        let record = high_water::read_small_file(&path, false)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Held::from_record(&text, now));
+        let at = match record {
+            Ok(held) => held.words(),
+            Err(why) => {
+                pgrx::warning!(
+                    "{function}: prepared transaction {xid} has no valid record of its watermark holdings ({}: {why}); it holds every watermark of its database at 1970-01-01 until it is committed or rolled back",
+                    path.display()
+                );
+                [NO_RECORD; 4]
+            }
+        };
+        restored.push((index, xid, at));
+    }
+    // Under the lock a PREPARE hands over under: a process that stands for another transaction by
+    // now (this one ended) keeps what it was handed.
+    PUBLISHED.with_locked(|_| {
+        for &(index, xid, at) in &restored {
+            // SAFETY: as above.
+            if unsafe { crate::postgres::compat::proc_xid(index) } == xid {
+                slot(index).hand_over(xid as i64, at);
+            }
+        }
+    });
+    remove_ended_records(function);
+    loaded.store(1, Ordering::SeqCst);
+}
+
+/// Removes the records of transactions no longer in progress (ended while the server was down, or
+/// before a scan noticed). A record being written for a PREPARE under way is in progress, and kept.
+fn remove_ended_records(function: &str) {
     let entries = match std::fs::read_dir(PREPARED_DIR) {
-        Ok(entries) => entries.flatten().collect::<Vec<_>>(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => vec![],
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
         Err(e) => errors::raise(
             PgSqlErrorCode::ERRCODE_IO_ERROR,
             format!("{function}: could not read {PREPARED_DIR}: {e}"),
             None,
         ),
     };
-    for entry in entries {
+    for entry in entries.flatten() {
         pg_sys::check_for_interrupts!();
         let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let held = crate::server::high_water::read_small_file(&entry.path(), false)
-            .ok()
-            .and_then(|text| parse_prepared(&text));
-        match (held, prepared_process(xid)) {
-            (Some(at), Some(index)) => {
-                let slot = HOLDINGS.at(index);
-                // SAFETY: as in `watermark_us`.
-                unsafe {
-                    atomic(&mut (*slot).xid).store(xid as i64, Ordering::SeqCst);
-                    for (f, at) in at.into_iter().enumerate() {
-                        atomic(&mut (*slot).at[f]).store(at, Ordering::SeqCst);
-                    }
-                }
-            }
-            (None, Some(_)) => errors::raise(
-                PgSqlErrorCode::ERRCODE_DATA_CORRUPTED,
-                format!("{function}: {} does not hold a prepared transaction's holdings", entry.path().display()),
-                Some("The transaction it names is still prepared; finish it (COMMIT PREPARED or ROLLBACK PREPARED), then remove the file."),
-            ),
-            (_, None) => {
-                let _ = std::fs::remove_file(entry.path());
-            }
+        if !in_progress(xid) {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
-    loaded.store(1, Ordering::SeqCst);
-}
-
-/// `comb NNN sno NNN muid NNN uid8 NNN`, a time or `-` per family.
-fn format_prepared(held: &Held) -> String {
-    let mut at = [NONE; 4];
-    for (family, time) in held.holdings() {
-        at[family as usize] = time;
-    }
-    Family::ALL
-        .iter()
-        .map(|f| {
-            let time = at[*f as usize];
-            format!("{} {}", f.name(), if time == NONE { "-".to_string() } else { time.to_string() })
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-        + "\n"
-}
-
-fn parse_prepared(text: &str) -> Option<[i64; 4]> {
-    let words: Vec<&str> = text.strip_suffix('\n')?.split(' ').collect();
-    let mut at = [NONE; 4];
-    if words.len() != 8 {
-        return None;
-    }
-    for (f, pair) in Family::ALL.iter().zip(words.chunks(2)) {
-        if pair[0] != f.name() {
-            return None;
-        }
-        at[*f as usize] = if pair[1] == "-" { NONE } else { pair[1].parse().ok()? };
-    }
-    Some(at)
 }
 
 /// The records of prepared transactions' holdings, as `comb_ext_marks()` shows them: the four
@@ -336,18 +313,14 @@ pub fn prepared_files() -> Vec<high_water::MarkFile> {
         .flatten()
         .map(|entry| {
             let path = entry.path();
-            let text = high_water::read_small_file(&path, false);
-            let record = text.as_ref().ok().and_then(|t| parse_prepared(t));
-            let problem = match &text {
-                Err(e) => Some(format!("{} {e}", path.display())),
-                Ok(t) if record.is_none() => {
-                    Some(format!("{} holds {t:?}, not a prepared transaction's holdings", path.display()))
-                }
-                Ok(_) => None,
-            };
+            let now = time::wall_clock_unix_us();
+            let record = high_water::read_small_file(&path, false)
+                .map_err(|e| e.to_string())
+                .and_then(|text| Held::from_record(&text, now));
+            let problem = record.as_ref().err().map(|why| format!("{}: {why}", path.display()));
             high_water::MarkFile {
                 file: path.display().to_string(),
-                record: record.map(|r| r.to_vec()),
+                record: record.ok().map(|held| held.words().to_vec()),
                 reservation_unix_us: None,
                 problem,
             }
@@ -421,19 +394,9 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
             // The prepared transaction's own id is gone from this backend by now: find its process
             // by the file written before.
             if let Some((xid, index)) = prepared_process_of_this_transaction() {
-                let slot = HOLDINGS.at(index);
-                let mut at = [NONE; 4];
-                for (family, time) in held.holdings() {
-                    at[family as usize] = time;
-                }
-                // SAFETY: the prepared transaction's slot; nothing else writes it until it ends.
-                // Written whole: what an earlier prepared transaction left there is overwritten.
-                let earlier = unsafe { atomic(&mut (*slot).xid).swap(xid as i64, Ordering::SeqCst) };
-                unsafe {
-                    for (family, at) in at.into_iter().enumerate() {
-                        atomic(&mut (*slot).at[family]).store(at, Ordering::SeqCst);
-                    }
-                }
+                // Before this backend lets go (`release`); under the lock `load_prepared_holdings`
+                // restores under, so a restore of the transaction before it does not overwrite it.
+                let earlier = PUBLISHED.with_locked(|_| slot(index).hand_over(xid as i64, held.words()));
                 // The process stands for this transaction now, so the one before it has ended.
                 if earlier != 0 && earlier != xid as i64 {
                     let _ = std::fs::remove_file(prepared_path(earlier as u32));
@@ -463,7 +426,7 @@ thread_local! {
 
 fn write_prepared(xid: u32, held: &Held) {
     PREPARING.set(xid);
-    if let Err(e) = high_water::replace_file(Path::new(PREPARED_DIR), &xid.to_string(), &format_prepared(held)) {
+    if let Err(e) = high_water::replace_file(Path::new(PREPARED_DIR), &xid.to_string(), &held.record()) {
         errors::raise(
             PgSqlErrorCode::ERRCODE_IO_ERROR,
             format!("PREPARE TRANSACTION: comb_ext could not keep the watermark holdings of transaction {xid}: {e}"),
@@ -479,10 +442,8 @@ fn prepared_process_of_this_transaction() -> Option<(u32, usize)> {
 }
 
 fn release(held: &Held) {
-    let slot = HOLDINGS.mine();
     for (family, _) in held.holdings() {
-        // SAFETY: this backend's own slot.
-        unsafe { atomic(&mut (*slot).at[family as usize]).store(NONE, Ordering::SeqCst) };
+        my_slot().let_go(family);
     }
     HELD.0.set(Held::new());
 }
@@ -514,16 +475,14 @@ fn comb_watermark_holders() -> TableIterator<
         let role = unsafe { crate::postgres::compat::proc_database_and_role(index).1 };
         // SAFETY: as above.
         let shown = sees_all || unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) };
-        let slot = HOLDINGS.at(index);
-        // SAFETY: as in `watermark_us`; the pid is read as one word.
-        let (xid, pid) =
-            unsafe { (atomic(&mut (*slot).xid).load(Ordering::SeqCst), crate::postgres::compat::proc_pid(index)) };
+        // SAFETY: the pid is read as one word.
+        let pid = unsafe { crate::postgres::compat::proc_pid(index) };
+        let (xid, held) = slot(index).read();
         if xid != 0 && !still_prepared(xid) {
             continue;
         }
         for family in Family::ALL {
-            // SAFETY: as above.
-            let at = unsafe { atomic(&mut (*slot).at[family as usize]).load(Ordering::SeqCst) };
+            let at = held[family as usize];
             if at != NONE {
                 let prepared = xid != 0;
                 rows.push((
