@@ -131,6 +131,8 @@ SELECT count(*) FROM comb_ext_identity();
 -- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
 COMMENT ON FUNCTION comb_ext_text_twin_support(internal) IS
   'Planner support of the text twins: a call with a constant label becomes the call of the function the twin stands for, with the enum constant';
+COMMENT ON FUNCTION comb_ext_literal_support(internal) IS
+  'Planner support of the overloads for literals at timestamptz arguments: a call of constants becomes the call it stands for, the times read at plan time as the parser read an untyped literal';
 COMMENT ON FUNCTION comb_uuid(timestamptz, text) IS
   'comb_uuid(timestamptz, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, text) IS

@@ -267,6 +267,22 @@ pub unsafe fn text_twin_simplified(request: Internal) -> Option<*mut pg_sys::Nod
 /// for literals are SQL functions, the functions they call are not.
 const SQL_LANGUAGE: u32 = 14;
 
+/// The type `sql/finalize.sql` gives an overload for literals where the function takes `wanted`:
+/// `int4` for `bigint`, `text` for `uuid`, `bytea`, `timestamptz` and the extension's own base
+/// types (`sno`); none for the others.
+unsafe fn literal_variant(wanted: pg_sys::Oid) -> Option<pg_sys::Oid> {
+    if wanted == pg_sys::INT8OID {
+        return Some(pg_sys::INT4OID);
+    }
+    if [pg_sys::UUIDOID, pg_sys::BYTEAOID, pg_sys::TIMESTAMPTZOID].contains(&wanted) {
+        return Some(pg_sys::TEXTOID);
+    }
+    let (mut category, mut preferred) = (0 as std::ffi::c_char, false);
+    pg_sys::get_type_category_preferred(wanted, &mut category, &mut preferred);
+    (pg_sys::get_typtype(wanted) == b'b' as std::ffi::c_char && category == b'U' as std::ffi::c_char)
+        .then_some(pg_sys::TEXTOID)
+}
+
 /// The call of an overload for literals (`sql/finalize.sql`) whose literals are constants: the
 /// call of the function it stands for, with each literal read by that function's argument type
 /// now, as the parser read an untyped literal before the overload existed. Without it the overload
@@ -277,9 +293,9 @@ const SQL_LANGUAGE: u32 = 14;
 ///
 /// The function it stands for is found in the catalog: of the same name and schema, a member of
 /// the extension and not an SQL function, taking the overload's arguments where they are typed
-/// and at least as many (defaults fill the rest); of several, the one with the most arguments of
-/// the overload's own types (a `text` twin before its enum original, whose support then makes the
-/// label an enum constant).
+/// and at least as many (defaults fill the rest), with the type the overload stands for at each
+/// literal (`literal_variant`); of several, the one with the most arguments of the overload's own
+/// types.
 ///
 /// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
 pub unsafe fn literal_overload_simplified(request: Internal) -> Option<*mut pg_sys::Node> {
@@ -323,9 +339,7 @@ pub unsafe fn literal_overload_simplified(request: Internal) -> Option<*mut pg_s
                 same += 1;
                 return true;
             }
-            let arg = list_nth(args, position);
-            constant(arg).is_some()
-                && (given == pg_sys::TEXTOID || (given == pg_sys::INT4OID && wanted == pg_sys::INT8OID))
+            constant(list_nth(args, position)).is_some() && literal_variant(wanted) == Some(given)
         });
         if fits && best.as_ref().is_none_or(|(most, _, _)| same > *most) {
             best = Some((same, (*form).oid, types));
