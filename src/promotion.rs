@@ -6,7 +6,9 @@
 //! lifts the refusal; the record of where the check last ran is `comb_ext/identity`.
 
 use crate::errors;
-use crate::rules::identity::{check_identity, setting_digest, IdentitySetting, Place, IDENTITY_SETTINGS};
+use crate::rules::identity::{
+    check_identity, setting_digest, version_keeps_record, IdentitySetting, Past, Place, IDENTITY_SETTINGS,
+};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,11 +50,30 @@ fn check(function: &str) -> [bool; 3] {
     let settings = settings_now();
     let (stored, in_its_file) =
         crate::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
-    let (record, refused) = check_identity(stored, here, settings);
+    let past = match stored {
+        Some(record) => Past::Checked(record),
+        None if record_expected() => Past::Lost,
+        None => Past::FirstCheck,
+    };
+    let (record, refused) = check_identity(past, here, settings);
     if !in_its_file || stored != Some(record) {
         crate::high_water::write_identity(function, &record);
     }
     refused
+}
+
+/// Whether this data directory should hold `comb_ext/identity` already: the extension's catalog is
+/// at a version that writes it when created or updated, and its script is not running now (that is
+/// where the first check is made). `pg_upgrade` carries the catalog but not `comb_ext/`.
+fn record_expected() -> bool {
+    // SAFETY: a backend global, set by CREATE/ALTER EXTENSION while the script runs.
+    if unsafe { pg_sys::creating_extension } {
+        return false;
+    }
+    let version = Spi::get_one::<String>(
+        "SELECT extversion FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'comb_ext'",
+    );
+    version.ok().flatten().is_some_and(|v| version_keeps_record(&v))
 }
 
 /// Refuses (55000) while `setting` must be set apart after a copy, `pg_upgrade` or promotion; a
