@@ -54,11 +54,14 @@ pub unsafe extern "C-unwind" fn check_medallion(
 /// nodes draw from.
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn medallion() -> i64 {
-    promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, "muid_new");
-    if let Some(value) = MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion) {
-        return value;
-    }
-    layout::medallion_from_system_identifier(identity::server_identity())
+    let explicit = explicit_medallion();
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, explicit.unwrap_or(-1), "muid_new");
+    explicit.unwrap_or_else(|| layout::medallion_from_system_identifier(identity::server_identity()))
+}
+
+/// The medallion the setting gives, if it gives one.
+pub fn explicit_medallion() -> Option<i64> {
+    MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion)
 }
 
 // ---- the generator ---------------------------------------------------------------------------

@@ -6,12 +6,10 @@
 //! lifts the refusal; the record of where the check last ran is `comb_ext/identity`.
 
 use crate::errors;
-use crate::rules::identity::{
-    check_identity, setting_digest, version_keeps_record, IdentitySetting, Past, Place, IDENTITY_SETTINGS,
-};
+use crate::rules::identity::{check_identity, version_keeps_record, IdentitySetting, Past, Place, IDENTITY_SETTINGS};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The identity settings, in `IDENTITY_SETTINGS`' order.
 #[derive(Clone, Copy)]
@@ -21,33 +19,34 @@ pub enum IdentityOf {
     Uid8 = 2,
 }
 
-/// Per backend: the settings a check has let through, never checked again in this session (a
-/// server does not become a copy under a running backend).
-static LET_THROUGH: [AtomicBool; 3] = [AtomicBool::new(false), AtomicBool::new(false), AtomicBool::new(false)];
+/// Per backend: the value of each setting a check last let through (`NOT_CHECKED` before). That
+/// value is not checked again in the session (a server does not become a copy under a running
+/// backend); another one, from a `SET` or a reload, is.
+const NOT_CHECKED: i64 = i64::MIN;
+static LET_THROUGH: [AtomicI64; 3] = [const { AtomicI64::new(NOT_CHECKED) }; 3];
 
-/// The settings as the check sees them now.
-fn settings_now() -> [IdentitySetting; 3] {
-    let sno = crate::sno::PARTITION.get();
-    let medallion = crate::muid::MEDALLION.get();
-    let medallion_text = medallion.as_deref().and_then(|v| v.to_str().ok()).unwrap_or("");
-    let uid8 = crate::uid8::CLUSTER_ID.get();
+/// The settings' values as the check compares them: the sno partition and the medallion (-1 when
+/// derived), and the cluster id uid8's values carry (an explicit 0 and a derived one are one value).
+fn values_now() -> [i64; 3] {
     [
-        IdentitySetting { digest: setting_digest(&sno.to_string()), must_change_on_copy: sno != -1 },
-        IdentitySetting {
-            digest: setting_digest(medallion_text),
-            must_change_on_copy: crate::rules::muid::parse_medallion(medallion_text).is_some(),
-        },
-        IdentitySetting { digest: setting_digest(&uid8.to_string()), must_change_on_copy: true },
+        crate::sno::PARTITION.get().into(),
+        crate::muid::explicit_medallion().unwrap_or(-1),
+        crate::uid8::effective_cluster_id().into(),
     ]
 }
 
 /// Checks the identity settings here and now, keeps the record, and says which are refused. Call
 /// after `refuse_in_recovery`.
-fn check(function: &str) -> [bool; 3] {
+fn check(function: &str, values: [i64; 3]) -> [bool; 3] {
     // SAFETY: the control file's copy in shared memory; the timeline once recovery has ended.
     let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::compat::wal_timeline()) };
     let here = Place { origin: crate::high_water::origin_here(function), system_identifier, timeline };
-    let settings = settings_now();
+    // uid8's cluster id always (16 values, none drawn); an explicit sno partition or medallion.
+    let settings = [
+        IdentitySetting::of(values[0], values[0] != -1),
+        IdentitySetting::of(values[1], values[1] != -1),
+        IdentitySetting::of(values[2], true),
+    ];
     let (stored, in_its_file) =
         crate::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
     let past = match stored {
@@ -79,15 +78,17 @@ fn record_expected() -> bool {
 /// Refuses (55000) while `setting` must be set apart after a copy, `pg_upgrade` or promotion; a
 /// first call on a server records where it runs, so a later copy is recognised whichever
 /// generator runs first there. Once let through, never checked again in the session.
-pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
-    if LET_THROUGH[of as usize].load(Ordering::Relaxed) {
+pub fn refuse_until_set_apart(of: IdentityOf, value: i64, function: &str) {
+    if LET_THROUGH[of as usize].load(Ordering::Relaxed) == value {
         return;
     }
-    let refused = check(function);
+    let mut values = values_now();
+    values[of as usize] = value;
+    let refused = check(function, values);
     // One check answers for every family: the others' first calls need not read the record again.
-    for (let_through, refused) in LET_THROUGH.iter().zip(refused) {
+    for ((let_through, refused), value) in LET_THROUGH.iter().zip(refused).zip(values) {
         if !refused {
-            let_through.store(true, Ordering::Relaxed);
+            let_through.store(value, Ordering::Relaxed);
         }
     }
     let setting = IDENTITY_SETTINGS[of as usize];
@@ -107,6 +108,6 @@ pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
 #[pg_extern(volatile, parallel_unsafe)]
 fn comb_ext_identity() -> TableIterator<'static, (name!(setting, String), name!(refused, bool))> {
     crate::standby::refuse_in_recovery("comb_ext_identity", "identity");
-    let refused = check("comb_ext_identity");
+    let refused = check("comb_ext_identity", values_now());
     TableIterator::new(IDENTITY_SETTINGS.iter().zip(refused).map(|(s, r)| (s.to_string(), r)).collect::<Vec<_>>())
 }

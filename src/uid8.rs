@@ -59,6 +59,21 @@ thread_local! {
 /// coordinator's is 0, each worker's its own, so the nodes of a Citus cluster differ without
 /// configuration), else 0. A group id past 15 fails: it must be set by hand.
 fn cluster_id() -> i32 {
+    let id = effective_cluster_id();
+    if !(0..=uid8::CLUSTER_MAX).contains(&id) {
+        errors::raise(
+            PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
+            format!("uid8_new: this Citus node's group id {id} is past the cluster ids a uid8 holds (0 to {})", uid8::CLUSTER_MAX),
+            Some("Set comb_ext.uid8_cluster_id on each node (0 to 15, each its own), e.g. with run_command_on_all_nodes('ALTER SYSTEM SET ...')."),
+        );
+    }
+    id
+}
+
+/// The cluster id this session's values would carry, as the identity check compares it
+/// (`promotion`): an explicit 0 and a derived 0 are one value. A derived group id past 15 is
+/// returned as it is (`cluster_id` refuses it).
+pub fn effective_cluster_id() -> i32 {
     let setting = CLUSTER_ID.get();
     if setting >= 0 {
         return setting;
@@ -78,15 +93,7 @@ fn cluster_id() -> i32 {
     } else {
         None
     };
-    let derived = match group {
-        None => 0,
-        Some(group) if (0..=uid8::CLUSTER_MAX).contains(&group) => group,
-        Some(group) => errors::raise(
-            PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
-            format!("uid8_new: this Citus node's group id {group} is past the cluster ids a uid8 holds (0 to {})", uid8::CLUSTER_MAX),
-            Some("Set comb_ext.uid8_cluster_id on each node (0 to 15, each its own), e.g. with run_command_on_all_nodes('ALTER SYSTEM SET ...')."),
-        ),
-    };
+    let derived = group.unwrap_or(0);
     DERIVED_CLUSTER_ID.set(Some(derived));
     derived
 }
@@ -304,8 +311,8 @@ fn uid8_new_named(mode: errors::LabelArg<Mode>) -> i64 {
 fn new_id(mode: Mode) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     standby::refuse_in_recovery("uid8_new", "cluster id");
-    promotion::refuse_until_set_apart(promotion::IdentityOf::Uid8, "uid8_new");
     let cluster = cluster_id();
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Uid8, cluster.into(), "uid8_new");
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };

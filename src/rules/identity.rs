@@ -88,6 +88,13 @@ pub struct IdentitySetting {
     pub must_change_on_copy: bool,
 }
 
+impl IdentitySetting {
+    /// A setting whose value, as a number (`'0x10'` and `'16'` are one medallion), is `value`.
+    pub fn of(value: i64, must_change_on_copy: bool) -> IdentitySetting {
+        IdentitySetting { digest: setting_digest(&value.to_string()), must_change_on_copy }
+    }
+}
+
 /// FNV-1a of a setting's value as text: the record compares values, it does not keep them.
 pub fn setting_digest(value: &str) -> u64 {
     value.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
@@ -304,6 +311,14 @@ mod tests {
         let explicit = [uid8("5"), uid8("42"), uid8("1")];
         assert_eq!(check_identity(Past::Checked(first), copy, explicit).1, [true, true, true]);
         assert_eq!(check_identity(Past::Lost, source, explicit).1, [true, true, true]);
+    }
+
+    #[test]
+    fn a_value_is_compared_as_a_number() {
+        // The adapter parses '0x10' and '16' to one medallion: one value, one digest.
+        assert_eq!(IdentitySetting::of(16, true), IdentitySetting::of(16, true));
+        assert_ne!(IdentitySetting::of(16, true).digest, IdentitySetting::of(-1, true).digest);
+        assert_eq!(IdentitySetting::of(0, true).digest, setting_digest("0"));
     }
 
     #[test]
