@@ -311,6 +311,29 @@ class Matrix:
             time.sleep(1)
             self.phase(event, f"after {label}", roles, seen, expect)
             yield
+        # The refusal belongs to the copied value, not to the server: a session that made values with
+        # the new one, then sets the copied one back (an explicit 0 is the derived uid8 cluster id
+        # outside Citus), is refused.
+        def sqlstate_of(conn, statement):
+            try:
+                conn.execute(statement)
+                return "value"
+            except psycopg.Error as e:
+                return e.sqlstate
+
+        for setting, value in (explicit or {SETTING["uid8"]: 0}).items():
+            family = next(f for f, s in SETTING.items() if s == setting)
+            for g in [g for g in GENERATORS if IDENTITY_OF[g] == family]:
+                outcomes = []
+                for copy in copies:
+                    with copy.connect() as conn:
+                        before = sqlstate_of(conn, f"SELECT {GENERATORS[g]}")
+                        conn.execute(f"SET {setting} = '{value}'")
+                        outcomes.append((copy.name, before, sqlstate_of(conn, f"SELECT {GENERATORS[g]}")))
+                self.report(f"{event} | after new values, a session's SET {setting} = {value} (the copied value) | {g}",
+                            " ".join(f"{n}: {b}, then {a}" for n, b, a in outcomes)
+                            + f"; expected value, then {REFUSED}",
+                            all(b == "value" and a == REFUSED for _, b, a in outcomes))
 
     # -- the events ----------------------------------------------------------------------------------
     def fresh_source(self, name, ran=tuple(GENERATORS), settings=None):
