@@ -96,7 +96,9 @@ restart() {
         grep -q "terminating any other active server processes" "$dir/server.log"
         return ;;
     esac
-    [ -n "$forget" ] && rm -rf "$dir/comb_ext"
+    # The marks, not the identity record: without it a server whose catalog has the extension is
+    # taken as a copy (docs/guarantees.md), and uid8_new would refuse instead of repeating.
+    [ -n "$forget" ] && find "$dir/comb_ext" -mindepth 1 -maxdepth 1 ! -name identity -exec rm -rf {} +
     land "$reading" 0.7
     cluster_start_faketime "$dir" "$PORT" "$offset"
 }

@@ -49,14 +49,10 @@ pub unsafe extern "C-unwind" fn check_medallion(
 /// nodes draw from.
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn medallion() -> i64 {
-    promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, "muid_new");
+    let explicit = identity::explicit_medallion();
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Muid, explicit.unwrap_or(-1), "muid_new");
     OLDER_LAYOUTS.refuse("muid_new");
-    if let Some(value) =
-        identity::MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(layout::parse_medallion)
-    {
-        return value;
-    }
-    layout::medallion_from_system_identifier(identity::server_identity())
+    explicit.unwrap_or_else(|| layout::medallion_from_system_identifier(identity::server_identity()))
 }
 
 // ---- the generator ---------------------------------------------------------------------------

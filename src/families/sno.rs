@@ -85,9 +85,10 @@ pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i3
 /// servers left unconfigured, and copies of them, still differ with high odds.
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn partition() -> u16 {
-    promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, "sno_new");
+    let setting = identity::SNO_PARTITION.get();
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, setting.into(), "sno_new");
     OLDER_LAYOUTS.refuse("sno_new");
-    match identity::SNO_PARTITION.get() {
+    match setting {
         -1 => layout::partition_from_system_identifier(identity::server_identity()),
         // The setting's range is -1..65535.
         partition => partition as u16,

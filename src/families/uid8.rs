@@ -51,45 +51,18 @@ pub static GENERATORS_PER_SESSION: GucSetting<i32> = GucSetting::<i32>::new(16);
 /// How many generator ids of a cluster id one role, and one database, may hold.
 pub static GENERATOR_SHARE: GucSetting<i32> = GucSetting::<i32>::new(uid8::GENERATOR_SHARE_DEFAULT);
 
-thread_local! {
-    /// The derived cluster id, looked up once per session.
-    static DERIVED_CLUSTER_ID: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
-}
-
-/// The cluster id setting, or unset (-1) the derived one: on a Citus node its group id (the
-/// coordinator's is 0, each worker's its own, so the nodes of a Citus cluster differ without
-/// configuration), else 0. A group id past 15 fails: it must be set by hand.
+/// The cluster id setting, or unset (-1) the derived one (`identity::effective_uid8_cluster_id`):
+/// on a Citus node its group id, else 0. A group id past 15 fails: it must be set by hand.
 fn cluster_id() -> i32 {
-    let setting = identity::UID8_CLUSTER_ID.get();
-    if setting >= 0 {
-        return setting;
-    }
-    if let Some(derived) = DERIVED_CLUSTER_ID.get() {
-        return derived;
-    }
-    // Looked up by OID in pg_catalog, not through SQL: a query's unqualified names would resolve
-    // through the caller's search_path, which may put someone else's functions first.
-    // SAFETY: a catalog look-up by name in a fixed namespace.
-    let citus = unsafe {
-        pg_sys::get_relname_relid(c"pg_dist_local_group".as_ptr(), pg_sys::PG_CATALOG_NAMESPACE.into())
-            != pg_sys::InvalidOid
-    };
-    let group = if citus {
-        Spi::get_one::<i32>("SELECT groupid FROM pg_catalog.pg_dist_local_group").unwrap_or(None)
-    } else {
-        None
-    };
-    let derived = match group {
-        None => 0,
-        Some(group) if (0..=uid8::CLUSTER_MAX).contains(&group) => group,
-        Some(group) => errors::raise(
+    let id = identity::effective_uid8_cluster_id();
+    if !(0..=uid8::CLUSTER_MAX).contains(&id) {
+        errors::raise(
             PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
-            format!("uid8_new: this Citus node's group id {group} is past the cluster ids a uid8 holds (0 to {})", uid8::CLUSTER_MAX),
+            format!("uid8_new: this Citus node's group id {id} is past the cluster ids a uid8 holds (0 to {})", uid8::CLUSTER_MAX),
             Some("Set comb_ext.uid8_cluster_id on each node (0 to 15, each its own), e.g. with run_command_on_all_nodes('ALTER SYSTEM SET ...')."),
-        ),
-    };
-    DERIVED_CLUSTER_ID.set(Some(derived));
-    derived
+        );
+    }
+    id
 }
 
 // ---- generator ids -------------------------------------------------------------------------
@@ -466,8 +439,8 @@ fn uid8_new_named(mode: errors::LabelArg<Mode>) -> i64 {
 fn new_id(mode: Mode) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     standby::refuse_in_recovery("uid8_new", "cluster id");
-    promotion::refuse_until_set_apart(promotion::IdentityOf::Uid8, "uid8_new");
     let cluster = cluster_id();
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Uid8, cluster.into(), "uid8_new");
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };

@@ -88,6 +88,13 @@ pub struct IdentitySetting {
     pub must_change_on_copy: bool,
 }
 
+impl IdentitySetting {
+    /// A setting whose value, as a number (`'0x10'` and `'16'` are one medallion), is `value`.
+    pub fn of(value: i64, must_change_on_copy: bool) -> IdentitySetting {
+        IdentitySetting { digest: setting_digest(&value.to_string()), must_change_on_copy }
+    }
+}
+
 /// FNV-1a of a setting's value as text: the record compares values, it does not keep them.
 pub fn setting_digest(value: &str) -> u64 {
     value.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
@@ -95,26 +102,28 @@ pub fn setting_digest(value: &str) -> u64 {
 
 /// The record in `comb_ext/identity`: the place the identity settings were last checked at, and
 /// for each setting that a copy or promotion found still to be the source's, the digest of the
-/// value it had then. That setting is refused until its value differs from it: only a value set
-/// after the copy or promotion was seen lifts the refusal, not a configuration file's time.
+/// value it had then. While the place stays the same, the setting is refused in any backend whose
+/// value has that digest: only a value set after the copy or promotion was seen is accepted, not a
+/// configuration file's time, and a session, role or database still at the source's value is
+/// refused even once another one has been set apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IdentityRecord {
     pub place: Place,
-    pub pending: [Option<u64>; 3],
+    pub copied: [Option<u64>; 3],
 }
 
 const IDENTITY_VERSION: &str = "identity v1";
 
 impl IdentityRecord {
     pub fn to_text(&self) -> String {
-        let pending = self.pending.map(|p| p.map_or("-".to_string(), |d| format!("{d:016x}")));
+        let copied = self.copied.map(|p| p.map_or("-".to_string(), |d| format!("{d:016x}")));
         format!(
             "{IDENTITY_VERSION} {} {:032x} {} {} {}\n",
             self.place.origin.inode,
             self.place.origin.machine,
             self.place.system_identifier,
             self.place.timeline,
-            pending.join(" ")
+            copied.join(" ")
         )
     }
 
@@ -134,37 +143,55 @@ impl IdentityRecord {
             system_identifier: number(fields[2])?,
             timeline: number(fields[3])?,
         };
-        let mut pending = [None; 3];
-        for (slot, field) in pending.iter_mut().zip(&fields[4..]) {
+        let mut copied = [None; 3];
+        for (slot, field) in copied.iter_mut().zip(&fields[4..]) {
             *slot = match *field {
                 "-" => None,
                 digest if digest.len() == 16 => Some(u64::from_str_radix(digest, 16).ok()?),
                 _ => return None,
             };
         }
-        Some(IdentityRecord { place, pending })
+        Some(IdentityRecord { place, copied })
     }
 }
 
+/// What a data directory holds of earlier identity checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Past {
+    /// No check ran here: the extension is being created (or was made by a version that kept no
+    /// record), so the place is taken as it is.
+    FirstCheck,
+    /// The extension's catalog says a version that keeps the record created or updated it, but
+    /// `comb_ext/identity` is not there: the server's files were not carried with its catalog
+    /// (`pg_upgrade`, a restore of the catalog without `comb_ext/`), so where it ran before is
+    /// unknown, and it is taken as found elsewhere.
+    Lost,
+    Checked(IdentityRecord),
+}
+
+/// Whether the extension at `version` (`pg_extension.extversion`) has a record on disk: from 0.6.0
+/// on, `CREATE EXTENSION` and `ALTER EXTENSION UPDATE` write it (0.5.0 wrote `comb_ext/origin`
+/// only when `uid8_new` ran, earlier versions nothing).
+pub fn version_keeps_record(version: &str) -> bool {
+    !["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0"].contains(&version)
+}
+
 /// What the identity settings' check decides at `here` with the settings as they are: the record
-/// to keep, and which settings are refused. No record (a first run) takes the place as it is. At
-/// the recorded place, a refused setting is lifted once its value differs from the one it had when
-/// the copy or promotion was seen. At another place (a copy, an upgrade, a promotion), every
-/// setting a copy must not go on with is refused at its present value, whatever it was before.
-pub fn check_identity(
-    record: Option<IdentityRecord>,
-    here: Place,
-    settings: [IdentitySetting; 3],
-) -> (IdentityRecord, [bool; 3]) {
-    let mut pending = [None; 3];
+/// to keep, and which settings are refused. A first check takes the place as it is. At the recorded
+/// place, a setting is refused while its value is the one it had when the copy or promotion was
+/// seen. At another place (a copy, an upgrade, a promotion), or with the record lost, every setting
+/// a copy must not go on with is refused at its present value, whatever it was before.
+pub fn check_identity(past: Past, here: Place, settings: [IdentitySetting; 3]) -> (IdentityRecord, [bool; 3]) {
+    let mut copied = [None; 3];
     for (i, setting) in settings.iter().enumerate() {
-        pending[i] = match record {
-            None => None,
-            Some(r) if r.place == here => r.pending[i].filter(|&digest| digest == setting.digest),
-            Some(_) => setting.must_change_on_copy.then_some(setting.digest),
+        copied[i] = match past {
+            Past::FirstCheck => None,
+            Past::Checked(r) if r.place == here => r.copied[i],
+            Past::Checked(_) | Past::Lost => setting.must_change_on_copy.then_some(setting.digest),
         };
     }
-    (IdentityRecord { place: here, pending }, pending.map(|p| p.is_some()))
+    let refused = std::array::from_fn(|i| copied[i] == Some(settings[i].digest));
+    (IdentityRecord { place: here, copied }, refused)
 }
 
 #[cfg(test)]
@@ -226,12 +253,12 @@ mod tests {
     fn identity_records_round_trip() {
         let place =
             Place { origin: Origin { inode: 77, machine: 0xabc }, system_identifier: 7_000_000_000, timeline: 3 };
-        for pending in [[None; 3], [Some(1), None, Some(u64::MAX)]] {
-            let record = IdentityRecord { place, pending };
+        for copied in [[None; 3], [Some(1), None, Some(u64::MAX)]] {
+            let record = IdentityRecord { place, copied };
             assert_eq!(IdentityRecord::from_text(&record.to_text()), Some(record));
         }
         assert_eq!(
-            IdentityRecord { place, pending: [None, Some(0x1f), None] }.to_text(),
+            IdentityRecord { place, copied: [None, Some(0x1f), None] }.to_text(),
             "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
         );
         for bad in [
@@ -255,28 +282,52 @@ mod tests {
         let uid8 = |value: &str| IdentitySetting { digest: setting_digest(value), must_change_on_copy: true };
         let derived = |value: &str| IdentitySetting { digest: setting_digest(value), must_change_on_copy: false };
         let settings = |cluster: &str| [derived("-1"), derived(""), uid8(cluster)];
-        // A first run takes the place as it is; the source goes on.
-        let (first, refused) = check_identity(None, source, settings("-1"));
-        assert_eq!((first, refused), (IdentityRecord { place: source, pending: [None; 3] }, [false; 3]));
-        assert_eq!(check_identity(Some(first), source, settings("-1")), (first, [false; 3]));
-        for elsewhere in [copy, promoted, upgraded] {
-            // Found elsewhere: refused at the value it has, even one set on the source before the copy.
-            for value in ["-1", "3"] {
-                let (seen, refused) = check_identity(Some(first), elsewhere, settings(value));
-                assert_eq!(refused, [false, false, true]);
-                assert_eq!(seen.place, elsewhere);
-                // Nothing but another value lifts it: restarts, and other settings' changes, do not.
-                let (again, refused) = check_identity(Some(seen), elsewhere, [uid8("77"), derived("x"), uid8(value)]);
-                assert_eq!(refused, [false, false, true]);
-                assert_eq!(again.pending[2], seen.pending[2]);
-                let (lifted, refused) = check_identity(Some(again), elsewhere, settings("12"));
-                assert_eq!((lifted.pending, refused), ([None; 3], [false; 3]));
-                // Set back to the old value afterwards, it stays lifted: the place has been taken.
-                assert_eq!(check_identity(Some(lifted), elsewhere, settings(value)).1, [false; 3]);
+        // A first check takes the place as it is; the source goes on.
+        let (first, refused) = check_identity(Past::FirstCheck, source, settings("-1"));
+        assert_eq!((first, refused), (IdentityRecord { place: source, copied: [None; 3] }, [false; 3]));
+        assert_eq!(check_identity(Past::Checked(first), source, settings("-1")), (first, [false; 3]));
+        for past in [Past::Checked(first), Past::Lost] {
+            for elsewhere in [copy, promoted, upgraded] {
+                // Found elsewhere: refused at the value it has, even one set on the source before the copy.
+                for value in ["-1", "3"] {
+                    let (seen, refused) = check_identity(past, elsewhere, settings(value));
+                    assert_eq!(refused, [false, false, true]);
+                    assert_eq!(seen.place, elsewhere);
+                    // Nothing but another value lifts it: restarts, and other settings' changes, do not.
+                    let (again, refused) =
+                        check_identity(Past::Checked(seen), elsewhere, [uid8("77"), derived("x"), uid8(value)]);
+                    assert_eq!(refused, [false, false, true]);
+                    assert_eq!(again.copied[2], seen.copied[2]);
+                    let (lifted, refused) = check_identity(Past::Checked(again), elsewhere, settings("12"));
+                    assert_eq!(refused, [false; 3]);
+                    // A backend still at the copied value (a session's SET, a database's or role's
+                    // setting, or the value set back) is refused, after another was accepted too.
+                    let (back, refused) = check_identity(Past::Checked(lifted), elsewhere, settings(value));
+                    assert_eq!((back, refused), (seen, [false, false, true]));
+                }
             }
         }
         // Explicit sno partitions and medallions must change on a copy too; derived ones differ by themselves.
         let explicit = [uid8("5"), uid8("42"), uid8("1")];
-        assert_eq!(check_identity(Some(first), copy, explicit).1, [true, true, true]);
+        assert_eq!(check_identity(Past::Checked(first), copy, explicit).1, [true, true, true]);
+        assert_eq!(check_identity(Past::Lost, source, explicit).1, [true, true, true]);
+    }
+
+    #[test]
+    fn a_value_is_compared_as_a_number() {
+        // The adapter parses '0x10' and '16' to one medallion: one value, one digest.
+        assert_eq!(IdentitySetting::of(16, true), IdentitySetting::of(16, true));
+        assert_ne!(IdentitySetting::of(16, true).digest, IdentitySetting::of(-1, true).digest);
+        assert_eq!(IdentitySetting::of(0, true).digest, setting_digest("0"));
+    }
+
+    #[test]
+    fn versions_before_0_6_0_kept_no_record() {
+        for version in ["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0"] {
+            assert!(!version_keeps_record(version), "{version}");
+        }
+        for version in ["0.6.0", "0.7.0", "1.0.0"] {
+            assert!(version_keeps_record(version), "{version}");
+        }
     }
 }

@@ -348,7 +348,7 @@ fn from_origin(function: &str, here: Place, uid8_digest: u64) -> Option<Identity
     });
     Some(IdentityRecord {
         place: Place { origin: origin.origin, ..here },
-        pending: [None, None, origin.copied_at.map(|_| uid8_digest)],
+        copied: [None, None, origin.copied_at.map(|_| uid8_digest)],
     })
 }
 

@@ -17,6 +17,46 @@ pub static MEDALLION: GucSetting<Option<CString>> = GucSetting::<Option<CString>
 /// `comb_ext.uid8_cluster_id`: -1 derived (a Citus node's group id, else 0); 0..15: this one.
 pub static UID8_CLUSTER_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 
+/// The medallion `comb_ext.medallion` gives, if it gives one.
+pub fn explicit_medallion() -> Option<i64> {
+    MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(crate::rules::muid::parse_medallion)
+}
+
+thread_local! {
+    /// The derived uid8 cluster id, looked up once per session.
+    static DERIVED_UID8_CLUSTER_ID: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
+}
+
+/// The cluster id this session's uid8 values would carry, as the identity check compares it
+/// (`promotion`): the setting, or unset (-1) the derived one, on a Citus node its group id (the
+/// coordinator's is 0, each worker's its own, so the nodes of a Citus cluster differ without
+/// configuration), else 0; so an explicit 0 and a derived 0 are one value. A derived group id past
+/// 15 is returned as it is (uid8_new refuses it).
+pub fn effective_uid8_cluster_id() -> i32 {
+    let setting = UID8_CLUSTER_ID.get();
+    if setting >= 0 {
+        return setting;
+    }
+    if let Some(derived) = DERIVED_UID8_CLUSTER_ID.get() {
+        return derived;
+    }
+    // Looked up by OID in pg_catalog, not through SQL: a query's unqualified names would resolve
+    // through the caller's search_path, which may put someone else's functions first.
+    // SAFETY: a catalog look-up by name in a fixed namespace.
+    let citus = unsafe {
+        pg_sys::get_relname_relid(c"pg_dist_local_group".as_ptr(), pg_sys::PG_CATALOG_NAMESPACE.into())
+            != pg_sys::InvalidOid
+    };
+    let group = if citus {
+        pgrx::spi::Spi::get_one::<i32>("SELECT groupid FROM pg_catalog.pg_dist_local_group").unwrap_or(None)
+    } else {
+        None
+    };
+    let derived = group.unwrap_or(0);
+    DERIVED_UID8_CLUSTER_ID.set(Some(derived));
+    derived
+}
+
 /// A random number drawn once per server start (at the first generator call after the start or a
 /// crash restart, when shared memory is new), 0 until then.
 static START_NONCE: Shared<u64> = Shared::new(c"comb_ext start nonce v1", c"comb_ext_identity", 0);

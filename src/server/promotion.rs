@@ -6,10 +6,10 @@
 //! lifts the refusal; the record of where the check last ran is `comb_ext/identity`.
 
 use crate::postgres::errors;
-use crate::rules::identity::{check_identity, setting_digest, IdentitySetting, Place, IDENTITY_SETTINGS};
+use crate::rules::identity::{check_identity, version_keeps_record, IdentitySetting, Past, Place, IDENTITY_SETTINGS};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The identity settings, in `IDENTITY_SETTINGS`' order.
 #[derive(Clone, Copy)]
@@ -19,55 +19,76 @@ pub enum IdentityOf {
     Uid8 = 2,
 }
 
-/// Per backend: the settings a check has let through, never checked again in this session (a
-/// server does not become a copy under a running backend).
-static LET_THROUGH: [AtomicBool; 3] = [AtomicBool::new(false), AtomicBool::new(false), AtomicBool::new(false)];
+/// Per backend: the value of each setting a check last let through (`NOT_CHECKED` before). That
+/// value is not checked again in the session (a server does not become a copy under a running
+/// backend); another one, from a `SET` or a reload, is.
+const NOT_CHECKED: i64 = i64::MIN;
+static LET_THROUGH: [AtomicI64; 3] = [const { AtomicI64::new(NOT_CHECKED) }; 3];
 
-/// The settings as the check sees them now.
-fn settings_now() -> [IdentitySetting; 3] {
-    let sno = crate::server::identity::SNO_PARTITION.get();
-    let medallion = crate::server::identity::MEDALLION.get();
-    let medallion_text = medallion.as_deref().and_then(|v| v.to_str().ok()).unwrap_or("");
-    let uid8 = crate::server::identity::UID8_CLUSTER_ID.get();
+/// The settings' values as the check compares them: the sno partition and the medallion (-1 when
+/// derived), and the cluster id uid8's values carry (an explicit 0 and a derived one are one value).
+fn values_now() -> [i64; 3] {
     [
-        IdentitySetting { digest: setting_digest(&sno.to_string()), must_change_on_copy: sno != -1 },
-        IdentitySetting {
-            digest: setting_digest(medallion_text),
-            must_change_on_copy: crate::rules::muid::parse_medallion(medallion_text).is_some(),
-        },
-        IdentitySetting { digest: setting_digest(&uid8.to_string()), must_change_on_copy: true },
+        crate::server::identity::SNO_PARTITION.get().into(),
+        crate::server::identity::explicit_medallion().unwrap_or(-1),
+        crate::server::identity::effective_uid8_cluster_id().into(),
     ]
 }
 
 /// Checks the identity settings here and now, keeps the record, and says which are refused. Call
 /// after `refuse_in_recovery`.
-fn check(function: &str) -> [bool; 3] {
+fn check(function: &str, values: [i64; 3]) -> [bool; 3] {
     // SAFETY: the control file's copy in shared memory; the timeline once recovery has ended.
-    let (system_identifier, timeline) =
-        unsafe { (pg_sys::GetSystemIdentifier(), crate::postgres::compat::wal_timeline()) };
+    let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::postgres::compat::wal_timeline()) };
     let here = Place { origin: crate::server::high_water::origin_here(function), system_identifier, timeline };
-    let settings = settings_now();
+    // uid8's cluster id always (16 values, none drawn); an explicit sno partition or medallion.
+    let settings = [
+        IdentitySetting::of(values[0], values[0] != -1),
+        IdentitySetting::of(values[1], values[1] != -1),
+        IdentitySetting::of(values[2], true),
+    ];
     let (stored, in_its_file) =
         crate::server::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
-    let (record, refused) = check_identity(stored, here, settings);
+    let past = match stored {
+        Some(record) => Past::Checked(record),
+        None if record_expected() => Past::Lost,
+        None => Past::FirstCheck,
+    };
+    let (record, refused) = check_identity(past, here, settings);
     if !in_its_file || stored != Some(record) {
         crate::server::high_water::write_identity(function, &record);
     }
     refused
 }
 
+/// Whether this data directory should hold `comb_ext/identity` already: the extension's catalog is
+/// at a version that writes it when created or updated, and its script is not running now (that is
+/// where the first check is made). `pg_upgrade` carries the catalog but not `comb_ext/`.
+fn record_expected() -> bool {
+    // SAFETY: a backend global, set by CREATE/ALTER EXTENSION while the script runs.
+    if unsafe { pg_sys::creating_extension } {
+        return false;
+    }
+    let version = Spi::get_one::<String>(
+        "SELECT extversion FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'comb_ext'",
+    );
+    version.ok().flatten().is_some_and(|v| version_keeps_record(&v))
+}
+
 /// Refuses (55000) while `setting` must be set apart after a copy, `pg_upgrade` or promotion; a
 /// first call on a server records where it runs, so a later copy is recognised whichever
 /// generator runs first there. Once let through, never checked again in the session.
-pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
-    if LET_THROUGH[of as usize].load(Ordering::Relaxed) {
+pub fn refuse_until_set_apart(of: IdentityOf, value: i64, function: &str) {
+    if LET_THROUGH[of as usize].load(Ordering::Relaxed) == value {
         return;
     }
-    let refused = check(function);
+    let mut values = values_now();
+    values[of as usize] = value;
+    let refused = check(function, values);
     // One check answers for every family: the others' first calls need not read the record again.
-    for (let_through, refused) in LET_THROUGH.iter().zip(refused) {
+    for ((let_through, refused), value) in LET_THROUGH.iter().zip(refused).zip(values) {
         if !refused {
-            let_through.store(true, Ordering::Relaxed);
+            let_through.store(value, Ordering::Relaxed);
         }
     }
     let setting = IDENTITY_SETTINGS[of as usize];
@@ -87,6 +108,6 @@ pub fn refuse_until_set_apart(of: IdentityOf, function: &str) {
 #[pg_extern(volatile, parallel_unsafe)]
 fn comb_ext_identity() -> TableIterator<'static, (name!(setting, String), name!(refused, bool))> {
     crate::server::standby::refuse_in_recovery("comb_ext_identity", "identity");
-    let refused = check("comb_ext_identity");
+    let refused = check("comb_ext_identity", values_now());
     TableIterator::new(IDENTITY_SETTINGS.iter().zip(refused).map(|(s, r)| (s.to_string(), r)).collect::<Vec<_>>())
 }
