@@ -78,6 +78,11 @@ pub trait Persisted {
     fn reservation_unix_us(reservation: i64) -> i64;
     /// The wall clock `now_us` (unix µs) in the unit of the reservation.
     fn clock(now_us: i64) -> i64;
+    /// Whether the state's position can run ahead of the clock (muid's bursts, the floor after a
+    /// restart). Where it does not (sno, uid8: their position is the clock's unit, or the highest
+    /// before a step back), [`due`] and [`next_mark`] take the position for the clock, as 0.5.0
+    /// did, and `due` reads none.
+    const RUNS_AHEAD: bool = true;
     /// The state of a restarted server from the record last written before it stopped.
     fn resume(&mut self, record: Self::Record);
     /// Why `record` cannot be this family's mark with the wall clock at `now_us` (unix µs): a
@@ -117,7 +122,8 @@ pub fn reach(position: i64, now: i64, window: i64) -> i64 {
 /// shorter reach of a state that far ahead of the clock, [`reach`]).
 /// The clock is read only when a window is left no more (never on the common path).
 pub fn due<P: Persisted>(mark: &P::Record, position: i64, now: impl FnOnce() -> i64) -> bool {
-    position.saturating_add(P::WINDOW) >= mark.as_ref()[0] && reach(position, now(), P::WINDOW) >= mark.as_ref()[0]
+    position.saturating_add(P::WINDOW) >= mark.as_ref()[0]
+        && (!P::RUNS_AHEAD || reach(position, now(), P::WINDOW) >= mark.as_ref()[0])
 }
 
 /// The mark to write for a state at `record` standing at `position`, with `on_disk` the mark
@@ -128,6 +134,7 @@ pub fn next_mark<P: Persisted>(on_disk: Option<&P::Record>, record: &P::Record, 
     let mut values = [0; RECORD_MAX];
     let values = &mut values[..record.as_ref().len()];
     values.copy_from_slice(record.as_ref());
+    let now = if P::RUNS_AHEAD { now } else { position };
     values[0] = values[0].max(reach(position, now, 2 * P::WINDOW));
     let ahead = P::Record::try_from(values).unwrap_or(*record);
     on_disk.map_or(ahead, |mark| P::merge(mark, &ahead))

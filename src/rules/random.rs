@@ -24,6 +24,14 @@ impl ProcessRng {
         ProcessRng { seeded_in: pid, draws_left: DRAWS_PER_SEED, rng: StdRng::from_os_rng() }
     }
 
+    /// A fresh seed from the OS, in place (off the path of the other draws).
+    #[cold]
+    #[inline(never)]
+    fn reseed(&mut self) {
+        self.rng = StdRng::from_os_rng();
+        self.draws_left = DRAWS_PER_SEED;
+    }
+
     /// The generator for process `pid`, reseeded first if it was seeded in another process.
     #[inline]
     pub fn for_process(&mut self, pid: i32) -> &mut StdRng {
@@ -34,10 +42,10 @@ impl ProcessRng {
     }
 
     /// 16 bytes for process `pid`, from a seed at most `DRAWS_PER_SEED` draws old.
-    #[inline]
+    #[inline(always)]
     pub fn bytes16(&mut self, pid: i32) -> [u8; 16] {
         if self.draws_left == 0 {
-            *self = ProcessRng::new(pid);
+            self.reseed();
         }
         self.draws_left -= 1;
         let mut out = [0u8; 16];

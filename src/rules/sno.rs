@@ -238,6 +238,9 @@ impl high_water::Persisted for Generator {
         self.wall_hi as i64
     }
 
+    // Its position is the clock's reading, or the last one while the clock is behind it.
+    const RUNS_AHEAD: bool = false;
+
     fn clock(now_us: i64) -> i64 {
         now_us.saturating_sub(EPOCH_UNIX_US).max(0) / UNIT_US
     }

@@ -361,6 +361,9 @@ impl high_water::Persisted for Reservation {
         super::time::wall_clock_unix_us().div_euclid(1_000)
     }
 
+    // Its position is the clock's reading, or the last one while the clock is behind it.
+    const RUNS_AHEAD: bool = false;
+
     fn clock(now_us: i64) -> i64 {
         now_us.div_euclid(1_000)
     }

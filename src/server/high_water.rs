@@ -130,6 +130,8 @@ where
 {
     generator: Shared<Durable<P>>,
     writer: Shared<Writer>,
+    /// Per backend: the state was seen resumed (`ensure_resumed`).
+    known_resumed: std::sync::atomic::AtomicBool,
 }
 
 impl<P: Persisted + Copy + RefUnwindSafe + 'static> Marked<P>
@@ -142,6 +144,7 @@ where
         Marked {
             generator: Shared::new(generator, tranche, Durable::new(state)),
             writer: Shared::new(writer, tranche, Writer::new()),
+            known_resumed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -408,8 +411,6 @@ fn resume<P: Persisted>(durable: &mut Durable<P>, plan: &mut Plan, mark: Option<
 /// What a call found under the lock: its result may be returned, or only once a mark covering
 /// `needed` is on disk (the write under way, or the next, numbered `write`).
 enum Step<R, Record> {
-    /// Not resumed since the server started: read the marks without the lock, then come back.
-    Resume,
     Ready(R),
     Wait {
         result: R,
@@ -430,63 +431,75 @@ where
     P: Persisted + Copy + RefUnwindSafe + 'static,
     P::Record: RefUnwindSafe,
 {
+    if !marked.known_resumed.load(Ordering::Relaxed) {
+        ensure_resumed(marked, function);
+    }
     let writer = marked.writer.as_ptr();
-    let mut f = Some(f);
-    let mut marks_read = None;
-    loop {
-        let step = marked.generator.with_locked(|durable| {
-            if !durable.resumed {
-                let Some(mark) = marks_read else { return Ok(Step::Resume) };
-                // SAFETY: as below.
-                resume(durable, unsafe { &mut (*writer).plan }, mark);
+    let step = marked.generator.with_locked(|durable| {
+        let result = f(&mut durable.state);
+        let record = durable.state.record();
+        let position = durable.state.position();
+        // The common case, touching nothing but the state: it has taken the reservation of the
+        // mark on disk (or 0.4.0 wrote it), and more than a window of it is left.
+        if durable.written.get() == Some(record) && !rule::due::<P>(&record, position, clock::<P>) {
+            return Step::Ready(result);
+        }
+        // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
+        // pointers only.
+        let plan = unsafe { &mut (*writer).plan };
+        collect(writer, plan);
+        let Some(mark) = covering_mark(durable, plan, &record) else {
+            if plan.writer_pid == 0 {
+                start::<P>(writer, plan, &record, position);
             }
-            let f = f.take().expect("f runs once: every path after it returns");
-            let result = f(&mut durable.state);
-            let record = durable.state.record();
-            let position = durable.state.position();
-            // The common case, touching nothing but the state: it has taken the reservation of the
-            // mark on disk (or 0.4.0 wrote it), and more than a window of it is left.
-            if durable.written.get() == Some(record) && !rule::due::<P>(&record, position, clock::<P>) {
-                return Ok(Step::Ready(result));
+            return Step::Wait { result, needed: record, write: plan.started };
+        };
+        if rule::may_raise::<P>(&mark, &record) {
+            durable.state.raise_reservation(mark.as_ref()[0]);
+        }
+        // What 0.4.0 compares its state with: equal, it writes nothing.
+        durable.written = Written::some(durable.state.record());
+        // A state that reserves nothing (nothing issued since the start; the watermarks' floor
+        // before the first watermark) has nothing to write ahead of.
+        if plan.writer_pid == 0 && rule::reserves_anything(mark.as_ref()) && rule::due::<P>(&mark, position, clock::<P>)
+        {
+            let now = crate::rules::time::wall_clock_unix_us();
+            if now >= plan.retry_after_us {
+                start::<P>(writer, plan, &durable.state.record(), position);
             }
-            // SAFETY: the plan is used under the generator's lock only, and the handoff through raw
-            // pointers only.
-            let plan = unsafe { &mut (*writer).plan };
-            collect(writer, plan);
-            let Some(mark) = covering_mark(durable, plan, &record) else {
-                if plan.writer_pid == 0 {
-                    start::<P>(writer, plan, &record, position);
-                }
-                return Ok(Step::Wait { result, needed: record, write: plan.started });
-            };
-            if rule::may_raise::<P>(&mark, &record) {
-                durable.state.raise_reservation(mark.as_ref()[0]);
-            }
-            // What 0.4.0 compares its state with: equal, it writes nothing.
-            durable.written = Written::some(durable.state.record());
-            // A state that reserves nothing (nothing issued since the start; the watermarks' floor
-            // before the first watermark) has nothing to write ahead of.
-            if plan.writer_pid == 0
-                && rule::reserves_anything(mark.as_ref())
-                && rule::due::<P>(&mark, position, clock::<P>)
-            {
-                let now = crate::rules::time::wall_clock_unix_us();
-                if now >= plan.retry_after_us {
-                    start::<P>(writer, plan, &durable.state.record(), position);
-                }
-            }
-            Ok(Step::Ready(result))
-        });
-        match step {
-            Ok(Step::Resume) => marks_read = Some(read_marks::<P>().unwrap_or_else(|e| failed(function, e))),
-            Ok(Step::Ready(result)) => return result,
-            Ok(Step::Wait { result, needed, write }) => {
-                wait_for_mark(marked, function, &needed, write);
-                return result;
-            }
-            Err(e) => failed(function, e),
+        }
+        Step::Ready(result)
+    });
+    match step {
+        Step::Ready(result) => result,
+        Step::Wait { result, needed, write } => {
+            wait_for_mark(marked, function, &needed, write);
+            result
         }
     }
+}
+
+/// Once per backend and family: makes sure the state was resumed from its marks since the server
+/// started, reading them, if it was not, before the lock is taken (`read_marks`). A state once
+/// resumed stays so for the server's life (shared memory is made anew only with every backend).
+#[cold]
+#[inline(never)]
+fn ensure_resumed<P>(marked: &Marked<P>, function: &str)
+where
+    P: Persisted + Copy + RefUnwindSafe + 'static,
+    P::Record: RefUnwindSafe,
+{
+    if !marked.generator.with_locked(|durable| durable.resumed) {
+        let mark = read_marks::<P>().unwrap_or_else(|e| failed(function, e));
+        let writer = marked.writer.as_ptr();
+        marked.generator.with_locked(|durable| {
+            if !durable.resumed {
+                // SAFETY: the plan is used under the generator's lock only.
+                resume(durable, unsafe { &mut (*writer).plan }, mark);
+            }
+        });
+    }
+    marked.known_resumed.store(true, Ordering::Relaxed);
 }
 
 /// A mark on disk that covers `record`: this version's, or the record last made durable by either

@@ -78,10 +78,17 @@ fn record_expected() -> bool {
 /// Refuses (55000) while `setting` must be set apart after a copy, `pg_upgrade` or promotion; a
 /// first call on a server records where it runs, so a later copy is recognised whichever
 /// generator runs first there. Once let through, never checked again in the session.
+#[inline]
 pub fn refuse_until_set_apart(of: IdentityOf, value: i64, function: &str) {
-    if LET_THROUGH[of as usize].load(Ordering::Relaxed) == value {
-        return;
+    if LET_THROUGH[of as usize].load(Ordering::Relaxed) != value {
+        check_and_refuse(of, value, function);
     }
+}
+
+/// `refuse_until_set_apart` for a value not let through yet in this session: off the hot path.
+#[cold]
+#[inline(never)]
+fn check_and_refuse(of: IdentityOf, value: i64, function: &str) {
     let mut values = values_now();
     values[of as usize] = value;
     let refused = check(function, values);

@@ -153,10 +153,16 @@ impl OlderLayouts {
     /// attaches afterwards fails in `ShmemInitStruct` (its size does not match) instead of running
     /// a generator of its own. An older library attached first: its struct has its own size, and
     /// taking the name fails here the same way.
+    #[inline]
     pub fn refuse(&self, function: &str) {
-        if self.checked.load(Ordering::Relaxed) {
-            return;
+        if !self.checked.load(Ordering::Relaxed) {
+            self.check_first(function);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_first(&self, function: &str) {
         for &name in self.names {
             // SAFETY: as in `find_or_create`; a struct of 0 bytes is never read or written.
             unsafe {
