@@ -83,6 +83,27 @@ unsafe fn constant(node: *mut pg_sys::Node) -> Option<pg_sys::Datum> {
     (is_a(node, pg_sys::NodeTag::T_Const) && !(*constant).constisnull).then(|| (*constant).constvalue)
 }
 
+/// The call of `original` that replaces `call` (a twin's or an overload's), with `args`, simplified.
+/// The input collation is the arguments' again: a text argument had one, an enum or a time has
+/// none, and an expression index matches a call only if this field agrees too.
+///
+/// SAFETY: `call` is the call being simplified, `args` a list of valid expressions.
+unsafe fn original_call(original: pg_sys::Oid, call: *mut pg_sys::FuncExpr, args: *mut pg_sys::List) -> *mut pg_sys::Node {
+    let input_collation = (0..(*args).length as usize)
+        .map(|i| pg_sys::exprCollation(list_nth(args, i)))
+        .find(|&collation| collation != pg_sys::InvalidOid)
+        .unwrap_or(pg_sys::InvalidOid);
+    let replaced = pg_sys::makeFuncExpr(
+        original,
+        (*call).funcresulttype,
+        args,
+        (*call).funccollid,
+        input_collation,
+        pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
+    );
+    pg_sys::eval_const_expressions(std::ptr::null_mut(), replaced.cast())
+}
+
 /// The call a `SupportRequestSimplify` asks about, and its (non-empty) argument list.
 ///
 /// SAFETY: `request` must be the argument PostgreSQL passes to a planner support function.
@@ -244,21 +265,7 @@ pub unsafe fn text_twin_simplified(request: Internal) -> Option<*mut pg_sys::Nod
         );
         let new_args = pg_sys::list_copy(args);
         (*(*new_args).elements.add(count - 1)).ptr_value = enum_value.cast();
-        // The input collation is the arguments' again: the text label had one, the enum has none, and
-        // an expression index matches a call only if this field agrees too.
-        let input_collation = (0..count)
-            .map(|i| pg_sys::exprCollation(list_nth(new_args, i)))
-            .find(|&collation| collation != pg_sys::InvalidOid)
-            .unwrap_or(pg_sys::InvalidOid);
-        let original_call = pg_sys::makeFuncExpr(
-            original,
-            (*call).funcresulttype,
-            new_args,
-            (*call).funccollid,
-            input_collation,
-            pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
-        );
-        return Some(pg_sys::eval_const_expressions(std::ptr::null_mut(), original_call.cast()));
+        return Some(original_call(original, call, new_args));
     }
     None
 }
@@ -370,18 +377,5 @@ pub unsafe fn literal_overload_simplified(request: Internal) -> Option<*mut pg_s
             pg_sys::makeConst(wanted, -1, pg_sys::get_typcollation(wanted), len as i32, datum, false, by_value);
         (*(*new_args).elements.add(position)).ptr_value = constant.cast();
     }
-    // The input collation is the arguments' again (as in `text_twin_simplified`).
-    let input_collation = (0..count)
-        .map(|i| pg_sys::exprCollation(list_nth(new_args, i)))
-        .find(|&collation| collation != pg_sys::InvalidOid)
-        .unwrap_or(pg_sys::InvalidOid);
-    let original_call = pg_sys::makeFuncExpr(
-        original,
-        (*call).funcresulttype,
-        new_args,
-        (*call).funccollid,
-        input_collation,
-        pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
-    );
-    Some(pg_sys::eval_const_expressions(std::ptr::null_mut(), original_call.cast()))
+    Some(original_call(original, call, new_args))
 }

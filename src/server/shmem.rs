@@ -111,7 +111,7 @@ impl<T: Copy + RefUnwindSafe + 'static> Shared<T> {
 unsafe fn find_or_create<S>(name: &'static CStr, size: usize, init: impl FnOnce(*mut S)) -> *mut S {
     let mut init = std::panic::AssertUnwindSafe(Some(init));
     PgTryBuilder::new(move || unsafe {
-        let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+        let init_lock = init_lock();
         pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
         let mut found = false;
         let slot = pg_sys::ShmemInitStruct(name.as_ptr(), size, &mut found).cast::<S>();
@@ -167,7 +167,7 @@ impl OlderLayouts {
             // SAFETY: as in `find_or_create`; a struct of 0 bytes is never read or written.
             unsafe {
                 PgTryBuilder::new(|| {
-                    let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+                    let init_lock = init_lock();
                     pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
                     let mut found = false;
                     pg_sys::ShmemInitStruct(name.as_ptr(), 0, &mut found);
@@ -193,12 +193,19 @@ impl OlderLayouts {
     }
 }
 
+/// `AddinShmemInitLock`.
+///
+/// SAFETY: MainLWLockArray is set up before any backend runs SQL.
+unsafe fn init_lock() -> *mut pg_sys::LWLock {
+    std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock)
+}
+
 /// Releases `AddinShmemInitLock` if this backend holds it: after an ERROR caught between its
 /// acquire and release.
 fn release_init_lock() {
     // SAFETY: MainLWLockArray is set up before any backend runs SQL.
     unsafe {
-        let init_lock = std::ptr::addr_of_mut!((*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock);
+        let init_lock = init_lock();
         if pg_sys::LWLockHeldByMe(init_lock) {
             pg_sys::LWLockRelease(init_lock);
         }
