@@ -208,15 +208,17 @@ def generator(conninfo, owner_conninfo, schema, sessions, calls):
 
     with psycopg.connect(owner_conninfo, autocommit=True) as holder, psycopg.connect(conninfo, autocommit=True) as waiter:
         h, w = holder.cursor(), waiter.cursor()
-        h.execute(f"SELECT key1, key2 FROM {schema}._muid_lock()")
-        key1, key2 = h.fetchone()
-        h.execute("SELECT pg_catalog.pg_advisory_lock(%s, %s)", (key1, key2))
+        # The owner holds the lock muid_new takes, in an open transaction: the caller waits, is
+        # cancelled, and holds no lock afterwards.
+        h.execute("BEGIN")
+        h.execute(f"LOCK TABLE {schema}._muid_state IN SHARE UPDATE EXCLUSIVE MODE")
         w.execute("SET statement_timeout = '300ms'")
         got = outcome(w, f"SELECT {schema}.muid_new()")
         check(got == ("error", "57014"), f"muid_new behind a held lock: {got}, expected a cancel (57014)")
-        h.execute("SELECT pg_catalog.pg_advisory_unlock(%s, %s)", (key1, key2))
-        w.execute("SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()")
-        check(w.fetchone()[0] == 0, "muid_new left an advisory lock behind after a cancel")
+        h.execute("COMMIT")
+        w.execute("SELECT count(*) FROM pg_catalog.pg_locks AS l WHERE l.pid = pg_catalog.pg_backend_pid() AND (l.locktype = 'advisory' "
+                  "OR l.relation IN (SELECT c.oid FROM pg_catalog.pg_class AS c WHERE c.relnamespace = %s::pg_catalog.regnamespace))", (schema,))
+        check(w.fetchone()[0] == 0, "muid_new left a lock behind after a cancel")
         check(outcome(w, f"SELECT {schema}.muid_new() IS NOT NULL") == ("ok", True), "muid_new after a cancel")
         print("  muid_new cancelled while another session held the timeline's lock (57014): no lock left behind, the next call works")
 
