@@ -2,7 +2,7 @@
 # Installs what building and testing comb_ext needs on Debian 12, skipping what is already there:
 # PostgreSQL 15 with its server headers, clang for bindgen, g++ for libFuzzer (tests/fuzz.sh), sudo,
 # faketime (tests/clock_step.sh steps a running server's clock), cargo-pgrx 0.18.1, and a Python venv
-# with psycopg 3 for tests/watermark_harness.py.
+# with psycopg 3 for tests/watermark_harness.py and python-ulid 4.1.0 for tests/text_forms.py.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -24,12 +24,18 @@ if [ "$(cargo pgrx --version 2>/dev/null)" != "cargo-pgrx 0.18.1" ]; then
 fi
 
 # psycopg 3 from PyPI into a venv in the cache, the Debian python3 (python3-venv) under it, so
-# tests/watermark.sh gets one client whatever else is on PATH and itself downloads nothing.
+# tests/watermark.sh gets one client whatever else is on PATH and itself downloads nothing; and
+# python-ulid, pinned, the reference tests/text_forms.py checks the Crockford text of uuids against
+# (tests/vectors/text/generate.py made the vectors with the same version).
 venv=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}
 if ! "$venv/bin/python" -c 'import psycopg' 2>/dev/null; then
     say "installing psycopg into $venv"
     /usr/bin/python3 -m venv "$venv"
     "$venv/bin/pip" install -q 'psycopg[binary]>=3.1,<4'
+fi
+if [ "$("$venv/bin/python" -c 'import ulid; print(ulid.__version__)' 2>/dev/null)" != 4.1.0 ]; then
+    say "installing python-ulid 4.1.0 into $venv"
+    "$venv/bin/pip" install -q 'python-ulid==4.1.0'
 fi
 
 # Point pgrx at every PostgreSQL there is here (downloads nothing).

@@ -87,6 +87,13 @@ run_major() {
     say "[pg$major] names on the search_path, generated from the catalog: every function, every set of its arguments written as literals, the overload that call prefers planted after the extension's schema and in it, called by a superuser and through a SECURITY DEFINER wrapper; the control (no overloads) must run planted functions"
     "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/tests/name_resolution.py" "$cluster" "$PORT"
 
+    say "[pg$major] text forms against Python's base64.b32hexencode and python-ulid: 100,000 uuids and bigints both ways, their order, every bad character at every position"
+    cluster_psql "$cluster" "$PORT" -qAt -d postgres -c "DROP DATABASE IF EXISTS text_forms" -c "CREATE DATABASE text_forms"
+    cluster_psql "$cluster" "$PORT" -qAt -d text_forms -c "CREATE EXTENSION comb_ext"
+    "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/tests/text_forms.py" \
+        "host=$cluster port=$PORT user=postgres dbname=text_forms" public
+    cluster_psql "$cluster" "$PORT" -qAt -d postgres -c "DROP DATABASE text_forms"
+
     say "[pg$major] pg_dump / pg_restore round trip"
     bash "$REPO/tests/dump_restore.sh" "$cluster" "$PORT"
 

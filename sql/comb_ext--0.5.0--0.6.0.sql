@@ -1,7 +1,9 @@
 -- comb_ext 0.5.0 -> 0.6.0
 --
 -- comb_ext_identity(): the identity settings checked against where the data directory runs
--- (comb_ext/identity replaces 0.5.0's comb_ext/origin; docs/guarantees.md). Then:
+-- (comb_ext/identity replaces 0.5.0's comb_ext/origin; docs/guarantees.md). The short text forms:
+-- comb_text/comb_parse, typeid_text/typeid_parse/typeid_prefix, uid8_text/uid8_parse
+-- (docs/ids-that-do-not-tell-their-age.md). Then:
 -- untyped literals resolve to the extension's own functions whatever else is on the search_path
 -- (docs/guarantees.md#names-on-the-search_path): the text twins of the functions with an enum
 -- argument, then the overloads for literals, made by the same block as a fresh install's finalize.sql
@@ -123,6 +125,67 @@ STRICT VOLATILE PARALLEL RESTRICTED SUPPORT "comb_ext_text_twin_support"
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'uid8_new_named_wrapper';
 
+-- The short text forms of uuids (base32hex, Crockford, TypeID) and of uid8 bigints.
+CREATE FUNCTION "comb_parse"(
+	"text" TEXT,
+	"encoding" TEXT
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_parse_wrapper';
+
+CREATE FUNCTION "comb_text"(
+	"id" uuid,
+	"encoding" TEXT
+) RETURNS TEXT
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_text_wrapper';
+
+CREATE FUNCTION "typeid_parse"(
+	"text" TEXT
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'typeid_parse_any_wrapper';
+
+CREATE FUNCTION "typeid_parse"(
+	"text" TEXT,
+	"expected_prefix" TEXT
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'typeid_parse_expected_wrapper';
+
+CREATE FUNCTION "typeid_prefix"(
+	"text" TEXT
+) RETURNS TEXT
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'typeid_prefix_wrapper';
+
+CREATE FUNCTION "typeid_text"(
+	"id" uuid,
+	"prefix" TEXT
+) RETURNS TEXT
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'typeid_text_wrapper';
+
+CREATE FUNCTION "uid8_parse"(
+	"text" TEXT
+) RETURNS bigint
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_parse_wrapper';
+
+CREATE FUNCTION "uid8_text"(
+	"id" bigint
+) RETURNS TEXT
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_text_wrapper';
+
 COMMENT ON FUNCTION comb_ext_identity() IS
   'The settings that set this server''s ids apart (sno partition, medallion, uid8 cluster id), and whether the generator using each refuses until it is set to another value, after a copy of the data directory, a pg_upgrade or a promotion; records where the data directory runs';
 -- Where this server runs, so that a copy made before any generator has run is recognised.
@@ -165,6 +228,24 @@ COMMENT ON FUNCTION muid_watermark() IS
   'Bound for readers that follow muid_new() keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
 COMMENT ON FUNCTION uid8_watermark() IS
   'Bound for readers that follow uid8_new(''time_sequential'') keys in order: every row with an id below it that ever commits is visible to a read started after this call, and no id made after it is below it. Take it in one statement and read in the next (docs/reading-in-order.md): in the read itself it can skip rows, as its snapshot is older than the call';
+
+-- The short text forms (docs/ids-that-do-not-tell-their-age.md#short-text-forms-that-sort).
+COMMENT ON FUNCTION comb_text(uuid, text) IS
+  'The uuid as 26 base32 digits, upper case, that sort as the uuid under COLLATE "C": encoding base32hex (RFC 4648, as PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''='')) or crockford (ULID text); another encoding is 22023';
+COMMENT ON FUNCTION comb_parse(text, text) IS
+  'The uuid of 26 base32hex or crockford digits in either case (crockford: I and L read as 1, O as 0); bad text is 22P02 naming the first bad position, or the length';
+COMMENT ON FUNCTION typeid_text(uuid, text) IS
+  'The TypeID of the uuid (jetify-com/typeid spec 0.3.0): prefix, _, and 26 lower-case Crockford digits; an empty prefix gives the digits alone; a prefix that is not at most 63 characters of a-z and _, beginning and ending with a letter, is 22023';
+COMMENT ON FUNCTION typeid_parse(text) IS
+  'The uuid of a TypeID of any prefix, by the TypeID spec''s rules; bad text is 22P02 naming the first bad position';
+COMMENT ON FUNCTION typeid_parse(text, text) IS
+  'The uuid of a TypeID whose prefix is expected_prefix ('''' for none); another prefix, or bad text, is 22P02';
+COMMENT ON FUNCTION typeid_prefix(text) IS
+  'The prefix of a valid TypeID ('''' for none); bad text is 22P02';
+COMMENT ON FUNCTION uid8_text(bigint) IS
+  'The bigint as 13 upper-case Crockford digits of its 64 bits with the sign bit flipped, so that under COLLATE "C" the texts sort as the bigints do';
+COMMENT ON FUNCTION uid8_parse(text) IS
+  'The bigint of 13 Crockford digits in either case (I and L read as 1, O as 0; the first at most F); bad text is 22P02 naming the first bad position, or the length';
 
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted

@@ -172,6 +172,24 @@ COMMENT ON FUNCTION uid8_new(text) IS
 COMMENT ON FUNCTION uid8_from_parts(bigint, integer, integer, integer, text) IS
   'uid8_from_parts(bigint, integer, integer, integer, uid8_mode) with the mode named by the text';
 
+-- The short text forms (docs/ids-that-do-not-tell-their-age.md#short-text-forms-that-sort).
+COMMENT ON FUNCTION comb_text(uuid, text) IS
+  'The uuid as 26 base32 digits, upper case, that sort as the uuid under COLLATE "C": encoding base32hex (RFC 4648, as PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''='')) or crockford (ULID text); another encoding is 22023';
+COMMENT ON FUNCTION comb_parse(text, text) IS
+  'The uuid of 26 base32hex or crockford digits in either case (crockford: I and L read as 1, O as 0); bad text is 22P02 naming the first bad position, or the length';
+COMMENT ON FUNCTION typeid_text(uuid, text) IS
+  'The TypeID of the uuid (jetify-com/typeid spec 0.3.0): prefix, _, and 26 lower-case Crockford digits; an empty prefix gives the digits alone; a prefix that is not at most 63 characters of a-z and _, beginning and ending with a letter, is 22023';
+COMMENT ON FUNCTION typeid_parse(text) IS
+  'The uuid of a TypeID of any prefix, by the TypeID spec''s rules; bad text is 22P02 naming the first bad position';
+COMMENT ON FUNCTION typeid_parse(text, text) IS
+  'The uuid of a TypeID whose prefix is expected_prefix ('''' for none); another prefix, or bad text, is 22P02';
+COMMENT ON FUNCTION typeid_prefix(text) IS
+  'The prefix of a valid TypeID ('''' for none); bad text is 22P02';
+COMMENT ON FUNCTION uid8_text(bigint) IS
+  'The bigint as 13 upper-case Crockford digits of its 64 bits with the sign bit flipped, so that under COLLATE "C" the texts sort as the bigints do';
+COMMENT ON FUNCTION uid8_parse(text) IS
+  'The bigint of 13 Crockford digits in either case (I and L read as 1, O as 0; the first at most F); bad text is 22P02 naming the first bad position, or the length';
+
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted
 -- literal prefers a text parameter to any other, and an integer literal an exact int4 parameter

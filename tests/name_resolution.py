@@ -93,13 +93,28 @@ def catalog(conn):
     ).fetchall()
 
 
-def value_of(conn, name, typname, typtype, typschema):
+# Text arguments of the text forms (docs/ids-that-do-not-tell-their-age.md), by function and position.
+TEXT_FORM_VALUES = {
+    ("comb_text", 1): "crockford",
+    ("comb_parse", 0): "01HK421PSEE009661BCQXR836H",
+    ("comb_parse", 1): "crockford",
+    ("typeid_text", 1): "order",
+    ("typeid_parse", 0): "order_01hk421psee009661bcqxr836h",
+    ("typeid_parse", 1): "order",
+    ("typeid_prefix", 0): "order_01hk421psee009661bcqxr836h",
+    ("uid8_parse", 0): "8000000000001",
+}
+
+
+def value_of(conn, name, typname, typtype, typschema, position):
     if typtype == "e":
         labels = conn.execute(f"SELECT enum_range(NULL::{typschema}.{typname})::text[]").fetchone()[0]
         return "time_sequential" if "time_sequential" in labels else labels[0]
     if typname == "sno":
         return conn.execute("SELECT ids.sno_floor('2024-01-02 03:04:05+00'::timestamptz)::text").fetchone()[0]
     if typname == "text":
+        if (name, position) in TEXT_FORM_VALUES:
+            return TEXT_FORM_VALUES[(name, position)]
         if name == "comb_uuid":
             return "postgresql"
         if name == "muid_parse":
@@ -137,7 +152,7 @@ def run(host, port, dbname, control):
     stats = dict(functions=len(functions), arguments=0, calls=0, plants=0, blocked=0, compared=0)
     failures = []
     for name, types, schemas, nargs, ndefaults, volatile, typtypes in functions:
-        values = [value_of(conn, name, t, k, s) for t, k, s in zip(types, typtypes, schemas)]
+        values = [value_of(conn, name, t, k, s, i) for i, (t, k, s) in enumerate(zip(types, typtypes, schemas))]
         stats["arguments"] += nargs
         for arity in range(max(1, nargs - ndefaults), nargs + 1):
             for count in range(1, arity + 1):

@@ -4,7 +4,8 @@
 #  2. psql -f install as a role with only CREATE on one schema (no superuser, no CREATE on the
 #     database), in a database where no comb_ext library is loaded or declared; every entry of
 #     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and for the COMB family
-#     (tests/portable_comb_vectors.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
+#     (tests/portable_comb_vectors.py), the text forms against Python's base64 and python-ulid
+#     (tests/text_forms.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
 #     with TEMP granted for it); a second install into the same schema and an
 #     install into a schema without CREATE are refused; the uninstall stops while a table uses sno and
 #     then removes every object;
@@ -105,6 +106,8 @@ say "[pg$MAJOR portable] tests/vectors (sno, muid, uid8) against the SQL edition
 admin -d portable -c "GRANT TEMP ON DATABASE portable TO portable_user"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" ids
 "$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$(conninfo portable_user portable)" ids
+# The text forms against Python's base64 and python-ulid, their order, every bad character at every position.
+"$PYTHON" "$REPO/tests/text_forms.py" "$(conninfo portable_user portable)" ids
 # The bodies name built-in functions pg_catalog.name: a schema that shadows them, ahead of pg_catalog
 # in the caller's search_path, changes nothing.
 admin -d portable -c "CREATE SCHEMA shadow" -c "GRANT USAGE ON SCHEMA shadow TO portable_user" -f - <<'SQL'

@@ -1,7 +1,7 @@
-"""comb_ext's SQL edition (portable/ids.sql): sno, muid and uid8.
+"""comb_ext's SQL edition (portable/ids.sql, portable/text.sql): sno, muid, uid8 and the text forms.
 
   python tests/portable_ids.py vectors CONNINFO SCHEMA
-      every entry of tests/vectors/{sno,muid,uid8} against the SQL edition installed in SCHEMA
+      every entry of tests/vectors/{sno,muid,uid8,text,typeid} against the SQL edition installed in SCHEMA
   python tests/portable_ids.py generator CONNINFO OWNER_CONNINFO SCHEMA SESSIONS CALLS
       muid_new from SESSIONS sessions at once, CALLS each, a quarter in transactions rolled back: no
       timestamp twice, each session's strictly increasing; a cancel while another session holds the
@@ -12,12 +12,13 @@
       after a crash restart: the timeline is at or past AT_LEAST, and muid_new goes on past it
   python tests/portable_ids.py diff CONNINFO COMPILED_SCHEMA PORTABLE_SCHEMA CASES [SEED]
       CASES random inputs per function through both editions (one database, two schemas): every
-      result and every SQLSTATE must be equal
+      result and every SQLSTATE must be equal (for the text forms, every message and hint too)
 
 Expected values come from the vectors (the original libraries' outputs), never from the code under
 test; the differential test holds the compiled edition as the reference. Exits 1 on any difference.
 """
 import json
+import os
 import pathlib
 import random
 import sys
@@ -158,10 +159,44 @@ def vectors(conninfo, schema):
                 got = outcome(cur, "SELECT uid8_from_parts(%s, %s, %s, %s)", (i.get("timestamp", 0), i.get("sequence", 0), i.get("generator_id", 0), i.get("cluster_id", 0)))
                 check(got == ("error", "22003"), f"uid8_from_parts accepts {e}: {got}")
         counts["uid8 rejected"] = len(u["rejected"])
+
+        # text/uuid.json (Python's base64, python-ulid) and text/uid8.json: both ways, either case.
+        entries = load("text/uuid.json")
+        for e in entries:
+            for encoding in ("base32hex", "crockford"):
+                got = outcome(cur, "SELECT comb_text(%s::uuid, %s)", (e["uuid"], encoding))
+                check(got == ("ok", e[encoding]), f"comb_text {encoding} {e}: {got}")
+                for text in (e[encoding], e[encoding].lower()):
+                    got = outcome(cur, "SELECT comb_parse(%s, %s)::text", (text, encoding))
+                    check(got == ("ok", e["uuid"]), f"comb_parse {encoding} {text}: {got}")
+        counts["text/uuid.json"] = len(entries)
+        entries = load("text/uid8.json")
+        for e in entries:
+            check(outcome(cur, "SELECT uid8_text(%s::bigint)", (e["int64"],)) == ("ok", e["text"]), f"uid8_text {e}")
+            check(outcome(cur, "SELECT uid8_parse(%s)", (e["text"].lower(),)) == ("ok", e["int64"]), f"uid8_parse {e}")
+        counts["text/uid8.json"] = len(entries)
+
+        # The TypeID spec's vectors (tests/vectors/typeid/, PROVENANCE.md): valid ones both ways, invalid
+        # ones refused with 22P02 by every parser.
+        entries = load("typeid/valid.json")
+        for e in entries:
+            check(outcome(cur, "SELECT typeid_text(%s::uuid, %s)", (e["uuid"], e["prefix"])) == ("ok", e["typeid"]), f"typeid_text {e}")
+            check(outcome(cur, "SELECT typeid_parse(%s)::text", (e["typeid"],)) == ("ok", e["uuid"]), f"typeid_parse {e}")
+            check(outcome(cur, "SELECT typeid_parse(%s, %s)::text", (e["typeid"], e["prefix"])) == ("ok", e["uuid"]), f"typeid_parse expected {e}")
+            check(outcome(cur, "SELECT typeid_prefix(%s)", (e["typeid"],)) == ("ok", e["prefix"]), f"typeid_prefix {e}")
+        counts["typeid/valid.json"] = len(entries)
+        entries = load("typeid/invalid.json")
+        for e in entries:
+            for sql, params in (("SELECT typeid_parse(%s)", (e["typeid"],)), ("SELECT typeid_prefix(%s)", (e["typeid"],)),
+                                ("SELECT typeid_parse(%s, 'prefix')", (e["typeid"],))):
+                got = outcome(cur, sql, params)
+                check(got == ("error", "22P02"), f"{sql} accepts {e}: {got}")
+        counts["typeid/invalid.json"] = len(entries)
     print("  entries: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     # The vector files' sizes, as the Rust conformance tests pin them: a file cut short fails here.
     expected = {"sno/encode.json": 167, "sno/components.json": 86, "sno/decode_invalid.json": 163, "muid valid": 167,
-                "muid rejected_construct": 5, "muid parse_string": 10, "uid8 vectors": 167, "uid8 rejected": 7}
+                "muid rejected_construct": 5, "muid parse_string": 10, "uid8 vectors": 167, "uid8 rejected": 7,
+                "text/uuid.json": 415, "text/uid8.json": 333, "typeid/valid.json": 9, "typeid/invalid.json": 21}
     check(counts == expected, f"vector counts {counts} != {expected}")
 
 
@@ -266,7 +301,19 @@ FUNCTIONS = {
     "uid8_from_parts": ("{s}.uid8_from_parts(a, b, c, d, e::text::{s}.uid8_mode)", "bigint, integer, integer, integer, text"),
     "uid8_from_bytea": ("{s}.uid8_from_bytea(a)", "bytea"),
     "uid8_decode": ("pg_catalog.concat_ws(' ', {s}.uid8_timestamp(a), {s}.uid8_sequence(a), {s}.uid8_generator(a), {s}.uid8_cluster(a), {s}.uid8_mode(a), {s}.uid8_to_bytea(a))", "bigint"),
+    "comb_text": ("{s}.comb_text(a, b)", "uuid, text"),
+    "comb_parse": ("{s}.comb_parse(a, b)::text", "text, text"),
+    "typeid_text": ("{s}.typeid_text(a, b)", "uuid, text"),
+    "typeid_parse": ("{s}.typeid_parse(a)::text || ' ' || {s}.typeid_prefix(a)", "text"),
+    "typeid_parse_expected": ("{s}.typeid_parse(a, b)::text", "text, text"),
+    "uid8_text": ("{s}.uid8_text(a)", "bigint"),
+    "uid8_parse": ("{s}.uid8_parse(a)::text", "text"),
 }
+# COMB_EXT_DIFF_ONLY=name,name runs only those (while working on them); the test command runs all.
+ONLY = [n for n in os.environ.get("COMB_EXT_DIFF_ONLY", "").split(",") if n]
+# Functions whose errors must agree in message and hint as well as SQLSTATE: the text forms name the first
+# bad position, and both editions word it alike.
+MESSAGES = {"comb_text", "comb_parse", "typeid_text", "typeid_parse", "typeid_parse_expected", "uid8_parse"}
 
 SNO_ALPHABET = "23456789abcdefghijklmnopqrstuvwx"
 
@@ -358,7 +405,102 @@ def inputs(rng, name, cases):
             rows.append((rng.randbytes(pick(rng, [(90, lambda: 8), (10, lambda: rng.randint(0, 16))])),))
         elif name == "uid8_decode":
             rows.append((rng.getrandbits(64) - 2**63,))
+        elif name == "comb_text":
+            rows.append((random_uuid(rng), pick(rng, [(90, lambda: rng.choice(ENCODINGS)), (10, lambda: rng.choice(BAD_ENCODINGS))])))
+        elif name == "comb_parse":
+            encoding = rng.choice(ENCODINGS)
+            rows.append((mutated(rng, uuid_text(random_uuid(rng), encoding), encoding),
+                         pick(rng, [(97, lambda: encoding), (3, lambda: rng.choice(BAD_ENCODINGS))])))
+        elif name == "typeid_text":
+            rows.append((random_uuid(rng), typeid_prefix(rng)))
+        elif name in ("typeid_parse", "typeid_parse_expected"):
+            prefix = typeid_prefix(rng, valid=rng.random() < 0.9)
+            suffix = mutated(rng, uuid_text(random_uuid(rng), "crockford").lower(), "typeid")
+            text = pick(rng, [(70, lambda: (prefix + "_" if prefix else "") + suffix),
+                              (10, lambda: "_" + suffix), (10, lambda: prefix + "_"), (10, lambda: rng.choice(TYPEID_SPEC_STRINGS))])
+            expected = pick(rng, [(60, lambda: prefix), (20, lambda: typeid_prefix(rng)), (10, lambda: ""),
+                                  (10, lambda: typeid_prefix(rng, valid=False))])
+            rows.append((text, expected) if name == "typeid_parse_expected" else (text,))
+        elif name == "uid8_text":
+            rows.append((pick(rng, [(90, lambda: rng.getrandbits(64) - 2**63), (10, lambda: rng.choice([-2**63, -1, 0, 1, 2**63 - 1]))]),))
+        elif name == "uid8_parse":
+            rows.append((mutated(rng, uid8_text(rng.getrandbits(64) - 2**63), "uid8"),))
     return rows
+
+
+# ---- inputs of the text forms (the reference is the compiled edition; these only make cases) -----
+
+ENCODINGS = ["base32hex", "crockford"]
+BAD_ENCODINGS = ["ulid", "Crockford", "BASE32HEX", "", "base32", "base32hex ", "hex"]
+BASE32HEX_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
+CROCKFORD_DIGITS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# Characters no form takes, and letters only some take.
+STRANGERS = "-_ =./:@[`{~\t\né€😀ʼ" + "WXYZwxyzUuIiLlOo"
+TYPEID_SPEC_STRINGS = [e["typeid"] for name in ("valid", "invalid") for e in load(f"typeid/{name}.json")]
+
+
+def random_uuid(rng):
+    return pick(rng, [(90, lambda: str(uuid.UUID(bytes=rng.randbytes(16)))),
+                      (10, lambda: rng.choice(["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                                               "80000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000001"]))])
+
+
+def uuid_text(u, encoding):
+    v = uuid.UUID(u).int
+    if encoding == "base32hex":
+        return "".join(BASE32HEX_DIGITS[(v << 2 >> (125 - 5 * i)) & 31] for i in range(26))
+    return "".join(CROCKFORD_DIGITS[(v >> (125 - 5 * i)) & 31] for i in range(26))
+
+
+def uid8_text(i):
+    u = (i % 2**64) ^ (1 << 63)
+    return "".join(CROCKFORD_DIGITS[(u >> (60 - 5 * k)) & 31] for k in range(13))
+
+
+def mutated(rng, good, form):
+    """`good` as is, in the other case, with aliases, or broken: a character replaced, a length changed, the
+    first digit past its top, a base32hex last digit with low bits, garbage."""
+    digits = BASE32HEX_DIGITS if form == "base32hex" else CROCKFORD_DIGITS
+    at = rng.randrange(len(good))
+    return pick(rng, [
+        (35, lambda: good),
+        (10, lambda: good.lower() if form != "typeid" else good.upper()),
+        (5, lambda: "".join(rng.choice([c, c.lower(), c.upper()]) for c in good)),
+        (5, lambda: good.replace("1", rng.choice("IiLl")).replace("0", rng.choice("Oo"))),
+        (15, lambda: good[:at] + rng.choice(STRANGERS) + good[at + 1:]),
+        (5, lambda: good[:at] + rng.choice(digits) + good[at:]),
+        (5, lambda: good[:at] + good[at + 1:]),
+        (5, lambda: rng.choice("89ABCDEFGHJKMNPQRSTVWXYZabcz") + good[1:]),
+        (5, lambda: good[:-1] + rng.choice(digits)),
+        (5, lambda: good + "=" * rng.choice([0, 6])),
+        (5, lambda: "".join(rng.choice(digits + STRANGERS) for _ in range(rng.choice([0, 1, 12, 13, 25, 26, 27])))),
+    ])
+
+
+def typeid_prefix(rng, valid=None):
+    """A TypeID prefix: mostly valid (empty, short, underscores inside, 63 letters), or broken."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    good = lambda: pick(rng, [
+        (10, lambda: ""),
+        (60, lambda: "".join(rng.choice(letters) for _ in range(rng.randint(1, 12)))),
+        (20, lambda: rng.choice(letters) + "".join(rng.choice(letters + "__") for _ in range(rng.randint(0, 10))) + rng.choice(letters)),
+        (10, lambda: "".join(rng.choice(letters) for _ in range(63))),
+    ])
+    if valid is None:
+        valid = rng.random() < 0.8
+    if valid:
+        return good()
+    base = good() or "user"
+    at = rng.randrange(len(base))
+    return pick(rng, [
+        (25, lambda: base[:at] + rng.choice("ABZ09.-é ") + base[at + 1:]),
+        (15, lambda: "_" + base),
+        (15, lambda: base + "_"),
+        (10, lambda: "_"),
+        (10, lambda: "".join(rng.choice(letters) for _ in range(64))),
+        (10, lambda: base.upper()),
+        (15, lambda: base[:at] + "_" + base[at:]),
+    ])
 
 
 def diff(conninfo, compiled, portable, cases, seed):
@@ -389,6 +531,8 @@ def diff(conninfo, compiled, portable, cases, seed):
         print(f"  signatures: {len(ours) - len(missing)} of {len(ours)} public functions of the SQL edition have the compiled edition's arguments, defaults and result")
         total_cases = total_errors = 0
         for name, (call, types) in FUNCTIONS.items():
+            if ONLY and name not in ONLY:
+                continue
             started = time.monotonic()
             types = [t.strip() for t in types.split(",")]
             rows = inputs(rng, name, cases)
@@ -416,13 +560,16 @@ def diff(conninfo, compiled, portable, cases, seed):
                 body = call.format(s=schema)
                 select = f"SELECT {body}" if " FROM " in body else f"SELECT {body}"
                 params = ", ".join(f"{col} {t}" for col, t in zip("abcde", types))
+                error = ("'ERROR ' || SQLSTATE || ': ' || SQLERRM || ' HINT: ' || coalesce(hint, '')"
+                         if name in MESSAGES else "'ERROR ' || SQLSTATE")
                 cur.execute(f"""CREATE OR REPLACE FUNCTION pg_temp.try_{side}({params}) RETURNS text LANGUAGE plpgsql AS $f$
-                    DECLARE r text;
+                    DECLARE r text; hint text;
                     BEGIN
                         {select} INTO r;
                         RETURN coalesce(r, 'NULL');
                     EXCEPTION WHEN OTHERS THEN
-                        RETURN 'ERROR ' || SQLSTATE;
+                        GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+                        RETURN {error};
                     END $f$""")
             args = ", ".join(c for c, _ in zip("abcde", types))
             # Out-of-range timestamps fail already in the input cast ('epoch' + huge): such rows are
@@ -431,7 +578,7 @@ def diff(conninfo, compiled, portable, cases, seed):
                 WITH typed AS (SELECT n, {', '.join(casts)} FROM diff_input),
                      results AS (SELECT n, pg_temp.try_c({args}) AS c, pg_temp.try_p({args}) AS p FROM typed)
                 SELECT count(*), count(*) FILTER (WHERE c IS DISTINCT FROM p), count(*) FILTER (WHERE c LIKE 'ERROR%'),
-                       pg_catalog.string_agg(DISTINCT CASE WHEN c LIKE 'ERROR%' THEN c END, ','),
+                       pg_catalog.string_agg(DISTINCT CASE WHEN c LIKE 'ERROR%' THEN pg_catalog.substr(c, 1, 11) END, ','),
                        (pg_catalog.array_agg(pg_catalog.format('%s: compiled %s, sql %s', n, c, p)) FILTER (WHERE c IS DISTINCT FROM p))[1:5]
                 FROM results""")
             n, differences, errors, codes, examples = cur.fetchone()
@@ -441,6 +588,7 @@ def diff(conninfo, compiled, portable, cases, seed):
             print(f"  {name}: {n} cases, {differences} differences, {errors} errors in both ({codes or 'none'}), {elapsed:.1f} s")
             check(differences == 0, f"{name}: {differences} differences, e.g. {examples}")
             check(n == cases, f"{name}: {n} cases run of {cases}")
+        check(not ONLY or set(ONLY) <= set(FUNCTIONS), f"COMB_EXT_DIFF_ONLY names no function: {ONLY}")
         print(f"  total: {total_cases} cases, {total_errors} of them errors")
         medallion_settings(cur, compiled, portable, rng)
 

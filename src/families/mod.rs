@@ -5,4 +5,5 @@ pub mod comb;
 pub mod muid;
 pub mod sno;
 pub mod sqlserver_order;
+pub mod text;
 pub mod uid8;

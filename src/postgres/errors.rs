@@ -40,6 +40,16 @@ pub fn out_of_range(function: &str, error: &OutOfRange) -> ! {
     field_out_of_range(function, error.field, error.value, &error.range_text())
 }
 
+/// 22P02: text that is not the form it is read as (a position or a length named in `message`).
+pub fn invalid_text(message: String, hint: &str) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION, message, Some(hint))
+}
+
+/// 22023: an argument that names something that does not exist or breaks a rule (an encoding, a prefix).
+pub fn invalid_parameter(message: String, hint: Option<&str>) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, message, hint)
+}
+
 /// An argument of one of our types, unboxed. Functions taking them are STRICT, so PostgreSQL never
 /// passes NULL; were one to arrive anyway, the call ends in a 22004 error, not a panic.
 ///

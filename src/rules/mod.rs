@@ -10,6 +10,7 @@ pub mod order;
 pub mod random;
 pub mod range;
 pub mod sno;
+pub mod text;
 pub mod time;
 pub mod uid8;
 pub mod watermark;

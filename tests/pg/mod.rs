@@ -14,6 +14,7 @@ mod muid;
 mod shared_memory;
 mod sno;
 mod sqlserver_order;
+mod text;
 mod uid8;
 
 /// `pg_temp.from_unix_us(us)`: the timestamptz of a unix µs count, exactly. (extract(epoch ...) is a

@@ -72,7 +72,22 @@ INSERT INTO bad_input VALUES
     ($$SET comb_ext.uid8_generator_share = 0$$, '22023'),
     ($$SET comb_ext.uid8_generator_share = 2049$$, '22023'),
     ($$SET comb_ext.max_clock_wait = '50ms'$$, '22023'),
-    ($$SET comb_ext.max_clock_wait = '2h'$$, '22023');
+    ($$SET comb_ext.max_clock_wait = '2h'$$, '22023'),
+    -- text forms
+    ($$SELECT comb_text(gen_random_uuid(), 'base64')$$, '22023'),
+    ($$SELECT comb_parse('', 'crockford')$$, '22P02'),
+    ($$SELECT comb_parse(repeat('Z', 10000), 'crockford')$$, '22P02'),
+    ($$SELECT comb_parse(repeat(E'\u00e9', 26), 'base32hex')$$, '22P02'),
+    ($$SELECT comb_parse('ZZZZZZZZZZZZZZZZZZZZZZZZZZ', 'crockford')$$, '22P02'),
+    ($$SELECT comb_parse('VVVVVVVVVVVVVVVVVVVVVVVVVV', 'base32hex')$$, '22P02'),
+    ($$SELECT comb_parse('00000000000000000000000000', '')$$, '22023'),
+    ($$SELECT typeid_text(gen_random_uuid(), repeat('a', 64))$$, '22023'),
+    ($$SELECT typeid_parse(repeat('a', 10000) || '_00000000000000000000000000')$$, '22P02'),
+    ($$SELECT typeid_parse('_')$$, '22P02'),
+    ($$SELECT typeid_parse('')$$, '22P02'),
+    ($$SELECT typeid_parse('a_00000000000000000000000000', '_')$$, '22023'),
+    ($$SELECT uid8_parse('')$$, '22P02'),
+    ($$SELECT uid8_parse('ZZZZZZZZZZZZZ')$$, '22P02');
 
 CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
