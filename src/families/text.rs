@@ -8,16 +8,16 @@ use crate::rules::text::{self, Encoding, TextError, TypeIdError};
 use pgrx::prelude::*;
 use pgrx::Uuid;
 
-pub const BASE32HEX_HINT: &str = "A base32hex uuid is 26 digits of 0123456789ABCDEFGHIJKLMNOPQRSTUV in either case, the last \
+const BASE32HEX_HINT: &str = "A base32hex uuid is 26 digits of 0123456789ABCDEFGHIJKLMNOPQRSTUV in either case, the last \
      one of 048CGKOS, as PostgreSQL 19's rtrim(encode(id::bytea, 'base32hex'), '=') writes it.";
-pub const CROCKFORD_HINT: &str = "A crockford uuid is 26 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L \
+const CROCKFORD_HINT: &str = "A crockford uuid is 26 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L \
      read as 1, O as 0), the first at most 7.";
-pub const TYPEID_HINT: &str = "A TypeID is a prefix of at most 63 characters of a-z and _ that begins and ends with a \
+const TYPEID_HINT: &str = "A TypeID is a prefix of at most 63 characters of a-z and _ that begins and ends with a \
      letter, then _, then 26 digits of 0123456789abcdefghjkmnpqrstvwxyz, the first at most 7; without a prefix, the 26 \
      digits alone.";
-pub const PREFIX_HINT: &str =
+const PREFIX_HINT: &str =
     "A TypeID prefix is at most 63 characters of a-z and _ that begins and ends with a letter, or empty.";
-pub const UID8_HINT: &str = "A uid8 text is 13 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L read as \
+const UID8_HINT: &str = "A uid8 text is 13 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L read as \
      1, O as 0), the first at most F.";
 
 /// The encoding a `comb_text`/`comb_parse` argument names, or 22023 listing the valid ones.
