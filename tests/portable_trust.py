@@ -1,0 +1,555 @@
+"""comb_ext's SQL edition among roles that do not trust each other (issue 31): what one role with
+CREATE on its own schema, or with only CONNECT, can do to another's install.
+
+  python tests/portable_trust.py ADMIN_CONNINFO INSTALLER [--control] [--prefix P] [--calls N]
+
+ADMIN_CONNINFO is a superuser's connection to the cluster (its dbname is only used to connect);
+INSTALLER is the psql installer (portable/dist/comb_ext_install.sql, or an older one). The script
+makes its own roles P_porter, P_tenant2, P_caller, P_intruder, P_other, P_member and databases P_db
+(default P: trust), dropping any left from an earlier run, and drops them at the end. Tests:
+
+  1 two_installs   two installs in one database (P_porter into ids, P_tenant2 into t2, each with
+                   only CREATE on its own schema): 8 + 8 sessions of muid_new() at once, N values
+                   each (default 5000), no value twice; each install one medallion, the two differ;
+                   8 + 8 sessions of comb_uuid(), no value twice
+  2 lockout        P_intruder, with CONNECT and USAGE on ids only, takes every lock it can name
+                   while a session calls muid_new() in a loop: session advisory locks on the keys
+                   the catalog gives (1668246882 with each OID of the schema's relations, routines
+                   and the schema itself modulo 2^31-1, both key orders, and the 64-bit forms),
+                   LOCK TABLE in every mode on every relation of the schema (42501 each), PREPAREd
+                   SELECT ... FOR UPDATE/SHARE, INSERT, UPDATE and DELETE held in an open
+                   transaction, muid_new() itself in an open transaction, and in a loop COMMENT ON,
+                   ANALYZE, VACUUM, CREATE TRIGGER, TRUNCATE, CLUSTER, REINDEX, DROP, setval;
+                   meanwhile every muid_new() of P_caller (statement_timeout 1 s) completes
+  3 names          schema names with ', ", $, \ (and $$ inside the dollar-quoted bodies): the
+                   installer refuses each (22023) and creates nothing; a name with a space and
+                   upper case installs and works
+  4 create_rights  the installer refuses (42501, naming the role) a schema where another role has
+                   CREATE (granted, or as its owner), or PUBLIC has; a member of the installer's
+                   role with CREATE is no obstacle
+  5 medallion      the derived medallion is one value under three TimeZone/DateStyle pairs and
+                   whatever SET comb_ext.medallion says; muid_set_medallion(12345) by the owner
+                   pins it in every session (others: 42501; out of range: 22023); NULL unpins it
+  6 cancel         muid_new() behind the owner's LOCK TABLE _muid_state IN SHARE UPDATE EXCLUSIVE
+                   MODE is cancelled by statement_timeout (57014) and holds no lock afterwards;
+                   the next call works once the owner commits
+
+--control: the installer is one without the fixes of issue 31 (c739e04's): every test must FAIL;
+exits 1 if any passes. Without it, exits 1 if any fails. Figures are printed either way.
+"""
+import argparse
+import sys
+import threading
+import time
+import traceback
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+MUID_KEY = 1668246882  # 'comb', the first key of c739e04's advisory lock
+NODE_LOW, NODE_HIGH = 1 << 40, (1 << 41) - 1  # derived medallions: the nodes' range
+MEDALLION_MAX = 17592186044414
+
+
+class Failed(Exception):
+    pass
+
+
+class Run:
+    def __init__(self, admin, installer, prefix, calls):
+        self.admin = admin
+        self.installer_text = open(installer).read()
+        self.p = prefix
+        self.calls = calls
+        self.db = f"{prefix}_db"
+        self.porter, self.tenant2 = f"{prefix}_porter", f"{prefix}_tenant2"
+        self.caller, self.intruder = f"{prefix}_caller", f"{prefix}_intruder"
+        self.other, self.member = f"{prefix}_other", f"{prefix}_member"
+        self.roles = [self.porter, self.tenant2, self.caller, self.intruder, self.other, self.member]
+        self.problems = []
+
+    # ---- connections and helpers -------------------------------------------------------------
+
+    def conninfo(self, role=None, db=None, **options):
+        kw = {"dbname": db or self.db}
+        if role:
+            kw["user"] = role
+        if options:
+            kw["options"] = " ".join(f"-c {k}={v}" for k, v in options.items())
+        return make_conninfo(self.admin, **kw)
+
+    def connect(self, role=None, db=None, autocommit=True, **options):
+        return psycopg.connect(self.conninfo(role, db, **options), autocommit=autocommit)
+
+    def sql_admin(self, *statements, db=None):
+        with self.connect(None, db or self.db) as c:
+            for s in statements:
+                c.execute(s)
+
+    def check(self, ok, what):
+        if not ok:
+            self.problems.append(what)
+            print(f"    NOT AS EXPECTED: {what}")
+        return ok
+
+    def install(self, role, schema):
+        """None if the installer succeeded, else (SQLSTATE, message)."""
+        with self.connect(role) as c:
+            c.execute(sql.SQL("SET search_path = {}").format(sql.Identifier(schema)))
+            try:
+                c.execute(self.installer_text)
+                return None
+            except psycopg.Error as e:
+                return e.sqlstate, (e.diag.message_primary or str(e))
+
+    def objects(self, of, name):
+        """Functions, types, relations and operators in schema name (of="namespace"), or owned by
+        role name (of="owner": what a refused install must leave as it was)."""
+        catalog = "pg_catalog.pg_namespace AS o WHERE o.nspname" if of == "namespace" else "pg_catalog.pg_roles AS o WHERE o.rolname"
+        with self.connect() as c:
+            return c.execute(f"""SELECT (SELECT count(*) FROM pg_catalog.pg_proc WHERE pro{of} = o.oid)
+                + (SELECT count(*) FROM pg_catalog.pg_type WHERE typ{of} = o.oid)
+                + (SELECT count(*) FROM pg_catalog.pg_class WHERE rel{of} = o.oid)
+                + (SELECT count(*) FROM pg_catalog.pg_operator WHERE opr{of} = o.oid)
+                FROM {catalog} = %s""", (name,)).fetchone()[0]
+
+    def schema_for(self, name, *create_roles, usage=()):
+        """A schema owned by the superuser with USAGE and CREATE for create_roles only."""
+        ident = sql.Identifier(name)
+        self.sql_admin(sql.SQL("CREATE SCHEMA {}").format(ident),
+                       *[sql.SQL("GRANT USAGE, CREATE ON SCHEMA {} TO {}").format(ident, sql.Identifier(r)) for r in create_roles],
+                       *[sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(ident, sql.Identifier(r)) for r in usage])
+
+    # ---- setup and teardown ------------------------------------------------------------------
+
+    def teardown(self):
+        with self.connect(None, "postgres") as c:
+            c.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.db)))
+            for r in self.roles:
+                c.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(r)))
+
+    def setup(self):
+        self.teardown()
+        with self.connect(None, "postgres") as c:
+            for r in self.roles:
+                c.execute(sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE").format(sql.Identifier(r)))
+            c.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(self.porter), sql.Identifier(self.member)))
+            c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.db)))
+        I = sql.Identifier
+        self.sql_admin(
+            # Nothing for PUBLIC: no TEMP, no CREATE on public; CONNECT for the test roles only.
+            sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(I(self.db)),
+            sql.SQL("REVOKE CREATE ON SCHEMA public FROM PUBLIC"),
+            *[sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(I(self.db), I(r)) for r in self.roles])
+        self.schema_for("ids", self.porter, usage=[self.caller, self.intruder])
+        self.schema_for("t2", self.tenant2, usage=[self.caller])
+        for role, schema in ((self.porter, "ids"), (self.tenant2, "t2")):
+            got = self.install(role, schema)
+            if got is not None:
+                raise Failed(f"install by {role} into {schema}: {got}")
+        print(f"  database {self.db}: {self.porter} installed into ids, {self.tenant2} into t2, each with only CREATE on its own schema")
+
+    # ---- 1: two installs in one database -----------------------------------------------------
+
+    def sessions(self, work, per_install):
+        """work(conn, schema, i) -> list, from per_install sessions of each install at once."""
+        results, errors = {}, []
+
+        def one(role, schema, i):
+            try:
+                with self.connect(role) as c:
+                    results[(schema, i)] = work(c, schema, i)
+            except Exception as e:  # reported below
+                errors.append(f"{schema} session {i}: {e}")
+
+        threads = [threading.Thread(target=one, args=(role, schema, i))
+                   for role, schema in ((self.porter, "ids"), (self.tenant2, "t2")) for i in range(per_install)]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return results, errors, time.monotonic() - started
+
+    def test_two_installs(self):
+        calls, batch = self.calls, 500
+
+        def muids(c, schema, i):
+            got = []
+            for _ in range(calls // batch):
+                got += [r[0] for r in c.execute(sql.SQL("SELECT {}.muid_new()::text FROM pg_catalog.generate_series(1, %s)")
+                                                .format(sql.Identifier(schema)), (batch,))]
+            return got
+
+        results, errors, elapsed = self.sessions(muids, 8)
+        self.check(not errors, f"muid_new sessions failed: {errors[:3]}")
+        every = [v for r in results.values() for v in r]
+        per = {s: [v for (schema, _), r in results.items() if schema == s for v in r] for s in ("ids", "t2")}
+        twice = len(every) - len(set(every))
+        across = len(set(per["ids"]) & set(per["t2"]))
+        medallions = {s: sorted({int(v.replace("-", "")[13:24], 16) for v in per[s]}) for s in per}
+        print(f"    muid_new: {len(per['ids'])} values from 8 sessions of ids and {len(per['t2'])} from 8 of t2 at once, "
+              f"{elapsed:.1f} s: {twice} identical ({across} in both installs)")
+        print(f"    medallions: ids {', '.join(hex(m) for m in medallions['ids'])}; t2 {', '.join(hex(m) for m in medallions['t2'])}")
+        self.check(len(every) == 16 * (calls // batch) * batch, f"muid_new: {len(every)} values")
+        self.check(twice == 0, f"muid_new: {twice} identical values of {len(every)} from the two installs")
+        self.check(len(medallions["ids"]) == 1 and len(medallions["t2"]) == 1 and medallions["ids"] != medallions["t2"],
+                   "muid_new: each install one medallion, the two different")
+
+        def combs(c, schema, i):
+            return [r[0] for r in c.execute(sql.SQL("SELECT {}.comb_uuid()::text FROM pg_catalog.generate_series(1, 5000)")
+                                            .format(sql.Identifier(schema)))]
+
+        results, errors, elapsed = self.sessions(combs, 8)
+        self.check(not errors, f"comb_uuid sessions failed: {errors[:3]}")
+        every = [v for r in results.values() for v in r]
+        twice = len(every) - len(set(every))
+        print(f"    comb_uuid: {len(every)} values from 8 + 8 sessions at once, {elapsed:.1f} s: {twice} identical")
+        self.check(len(every) == 80000 and twice == 0, f"comb_uuid: {twice} identical values of {len(every)}")
+
+    # ---- 2: a role with only CONNECT and USAGE takes every lock it can name -------------------
+
+    def test_lockout(self):
+        schema = "ids"
+        stop = threading.Event()
+        loop = {"values": 0, "errors": []}
+
+        def background():
+            with self.connect(self.caller, statement_timeout="3s") as c:
+                while not stop.is_set():
+                    try:
+                        c.execute("SELECT ids.muid_new() FROM pg_catalog.generate_series(1, 20)")
+                        loop["values"] += 20
+                    except psycopg.Error as e:
+                        loop["errors"].append(e.sqlstate)
+
+        bg = threading.Thread(target=background)
+        bg.start()
+        conns = []
+        try:
+            conns.append(advisory := self.connect(self.intruder, lock_timeout="3s"))
+            conns.append(locker := self.connect(self.intruder, autocommit=False, lock_timeout="3s"))
+            conns.append(calling := self.connect(self.intruder, autocommit=False, statement_timeout="2s"))
+            cat = advisory.execute("""SELECT c.oid::bigint, pg_catalog.format('%%I.%%I', n.nspname, c.relname), c.relkind::text,
+                    (SELECT pg_catalog.quote_ident(a.attname) FROM pg_catalog.pg_attribute AS a
+                     WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1)
+                FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+                WHERE n.nspname = %s ORDER BY c.relname""", (schema,)).fetchall()
+            oids = [r[0] for r in cat]
+            oids += [r[0] for r in advisory.execute("""SELECT p.oid::bigint FROM pg_catalog.pg_proc AS p
+                WHERE p.pronamespace = %s::regnamespace""", (schema,))]
+            oids += [advisory.execute("SELECT %s::regnamespace::oid::bigint", (schema,)).fetchone()[0]]
+            keys = set()
+            for oid in oids:
+                m = oid % 2147483647
+                keys |= {(MUID_KEY, m), (m, MUID_KEY), (oid,), ((MUID_KEY << 32) | oid,), ((oid << 32) | MUID_KEY,)}
+            taken = 0
+            for key in sorted(keys):
+                f = "pg_catalog.pg_advisory_lock(" + ", ".join(
+                    f"{k}::integer" if len(key) == 2 else f"{k}::bigint" for k in key) + ")"
+                try:
+                    advisory.execute("SELECT " + f)
+                    taken += 1
+                except psycopg.Error:
+                    pass
+            relations = [r for r in cat]
+            print(f"    {self.intruder} holds {taken} session advisory locks of {len(keys)} keys "
+                  f"({len(oids)} OIDs of schema {schema}'s {len(relations)} relations, routines and itself)")
+
+            # LOCK TABLE in every mode, each in a savepoint kept only if it was granted.
+            modes = ["ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE",
+                     "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE"]
+            refused, granted = {}, []
+
+            def attempt(conn, statement):
+                """Run in a savepoint: kept (its locks held) if it works, else rolled back; its SQLSTATE."""
+                conn.execute("SAVEPOINT a")
+                try:
+                    conn.execute(statement)
+                    conn.execute("RELEASE SAVEPOINT a")
+                    return None
+                except psycopg.Error as e:
+                    conn.execute("ROLLBACK TO SAVEPOINT a")
+                    return e.sqlstate
+
+            for oid, name, kind, col in relations:
+                for mode in modes:
+                    code = attempt(locker, f"LOCK TABLE {name} IN {mode} MODE")
+                    if code is None:
+                        granted.append(f"{mode} on {name}")
+                    refused[code] = refused.get(code, 0) + 1
+            print(f"    LOCK TABLE in 8 modes on {len(relations)} relations: "
+                  + ", ".join(f"{n} {'granted' if c is None else c}" for c, n in sorted(refused.items(), key=str)))
+            self.check(not granted, f"{self.intruder} was granted LOCK TABLE: {granted}")
+
+            prepared, failed = 0, {}
+            for i, (oid, name, kind, col) in enumerate(relations):
+                statements = [f"SELECT * FROM {name}"]
+                statements += [f"SELECT * FROM {name} FOR {s}" for s in ("UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE")]
+                statements += [f"INSERT INTO {name} DEFAULT VALUES", f"DELETE FROM {name}"]
+                if col:
+                    statements.append(f"UPDATE {name} SET {col} = {col}")
+                for j, s in enumerate(statements):
+                    code = attempt(locker, f"PREPARE trust_{i}_{j} AS {s}")
+                    if code is None:
+                        prepared += 1
+                    else:
+                        failed[code] = failed.get(code, 0) + 1
+            # muid_new itself, in a transaction left open.
+            try:
+                calling.execute("SELECT ids.muid_new()")
+                own = "a muid_new() call"
+            except psycopg.Error as e:
+                own = f"a muid_new() call that failed ({e.sqlstate})"
+            with self.connect() as a:
+                held = a.execute("""SELECT pg_catalog.string_agg(DISTINCT l.mode || ' on ' || l.relation::regclass::text, ', ')
+                    FROM pg_catalog.pg_locks AS l WHERE l.pid = ANY(%s) AND l.locktype = 'relation' AND l.granted
+                    AND l.relation IN (SELECT oid FROM pg_catalog.pg_class WHERE relnamespace = %s::regnamespace)""",
+                                 ([locker.info.backend_pid, calling.info.backend_pid], schema)).fetchone()[0]
+            print(f"    held in open transactions: {prepared} PREPAREd statements"
+                  + (f" ({', '.join(f'{n} refused {c}' for c, n in failed.items())})" if failed else "")
+                  + f" and {own}; relation locks held: {held or 'none'}")
+
+            # In a loop until the end: what takes a lock before the privilege check, or might.
+            attempts = {"n": 0, "codes": {}, "ran": set()}
+
+            def pester():
+                statements = []
+                for oid, name, kind, col in relations:
+                    what = {"S": "SEQUENCE", "v": "VIEW", "i": "INDEX"}.get(kind, "TABLE")
+                    statements += [f"COMMENT ON {what} {name} IS 'mine'", f"ANALYZE {name}", f"VACUUM {name}",
+                                   f"TRUNCATE {name}", f"CLUSTER {name}", f"REINDEX TABLE {name}", f"DROP {what} {name}",
+                                   f"ALTER TABLE {name} OWNER TO CURRENT_USER",
+                                   f"CREATE TRIGGER mine BEFORE UPDATE ON {name} FOR EACH ROW "
+                                   f"EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger()"]
+                    if kind == "S":
+                        statements += [f"SELECT pg_catalog.setval('{name}', 1)", f"SELECT pg_catalog.nextval('{name}')"]
+                with self.connect(self.intruder, lock_timeout="3s") as c:
+                    c.add_notice_handler(lambda d: None)
+                    while not stop.is_set():
+                        for s in statements:
+                            try:
+                                c.execute(s)
+                                code = "ok"
+                                # A non-owner's ANALYZE and VACUUM skip the relation with a warning.
+                                if not s.startswith(("ANALYZE", "VACUUM")):
+                                    attempts["ran"].add(s)
+                            except psycopg.Error as e:
+                                code = e.sqlstate
+                            attempts["n"] += 1
+                            attempts["codes"][code] = attempts["codes"].get(code, 0) + 1
+
+            pesterers = [threading.Thread(target=pester) for _ in range(2)]
+            for t in pesterers:
+                t.start()
+
+            latencies, errors = [], {}
+            with self.connect(self.caller, statement_timeout="1s") as c:
+                deadline = time.monotonic() + 4
+                while time.monotonic() < deadline and sum(errors.values()) < 3:
+                    t0 = time.monotonic()
+                    try:
+                        c.execute("SELECT ids.muid_new()")
+                    except psycopg.Error as e:
+                        errors[e.sqlstate] = errors.get(e.sqlstate, 0) + 1
+                    latencies.append(time.monotonic() - t0)
+            stop.set()
+            for t in pesterers:
+                t.join()
+            codes = ", ".join(f"{n} {c}" for c, n in sorted(attempts["codes"].items()))
+            print(f"    meanwhile 2 sessions of {self.intruder}: {attempts['n']} COMMENT ON, ANALYZE, VACUUM, TRUNCATE, CLUSTER, "
+                  f"REINDEX, DROP, ALTER OWNER, CREATE TRIGGER, setval, nextval ({codes})")
+            latencies.sort()
+            print(f"    {self.caller}'s muid_new() with all that held (statement_timeout 1 s): {len(latencies)} calls, "
+                  f"{sum(errors.values())} failed {errors or ''}, median {latencies[len(latencies) // 2] * 1000:.1f} ms, "
+                  f"worst {latencies[-1] * 1000:.1f} ms; the loop in another session: {loop['values']} values, {len(loop['errors'])} errors")
+            self.check(not errors and latencies[-1] < 1.0, f"muid_new under {self.intruder}'s locks: {errors}, worst {latencies[-1]:.3f} s")
+            self.check(not attempts["ran"], f"{self.intruder} ran: {sorted(attempts['ran'])}")
+        finally:
+            stop.set()
+            for c in conns:
+                c.close()
+            bg.join()
+        self.check(not loop["errors"], f"the muid_new loop beside it failed: {loop['errors'][:3]}")
+
+    # ---- 3: schema names that break out of a literal or a dollar quote -----------------------
+
+    def test_names(self):
+        bad = ["a'b", 'a"b', "a$$b", "a\\b", "x$$ LANGUAGE sql AS $$ SELECT 1 $$ --",
+               "x'::regclass; DROP TABLE t2._muid_timeline; --", "$comb_ext_script$", "back\\'slash"]
+        before = self.objects("owner", self.porter)
+        for name in bad:
+            self.schema_for(name, self.porter)
+            got = self.install(self.porter, name)
+            left = self.objects("namespace", name)
+            print(f"    schema {name!r}: {'installed' if got is None else got[0] + ' ' + got[1][:90]}; {left} objects in it")
+            self.check(got is not None and got[0] == "22023", f"schema {name!r}: {got}, expected a refusal (22023)")
+            self.check(left == 0, f"schema {name!r}: {left} objects left")
+        after = self.objects("owner", self.porter)
+        print(f"    objects owned by {self.porter} before and after: {before}, {after}")
+        self.check(before == after, f"the refused installs left {after - before} objects of {self.porter}")
+        self.check(self.objects("namespace", "t2") > 0 and self.objects("owner", self.tenant2) > 0, "t2's install is still there")
+
+        good = "Odd IDs 2"
+        self.schema_for(good, self.porter, usage=[self.caller])
+        got = self.install(self.porter, good)
+        self.check(got is None, f"schema {good!r}: {got}, expected an install")
+        if got is None:
+            with self.connect(self.caller) as c:
+                s = sql.Identifier(good)
+                m = c.execute(sql.SQL("SELECT {s}.muid_medallion({s}.muid_new()), {s}.comb_uuid() IS NOT NULL, "
+                                      "{s}.sno_from_parts('2024-01-01 00:00+00', 1, 2, 3)::text").format(s=s)).fetchone()
+            print(f"    schema {good!r}: installed; muid_new() medallion {hex(m[0])}, comb_uuid() {m[1]}, sno_from_parts {m[2]}")
+            self.check(m[1] and m[2] is not None, f"schema {good!r}: {m}")
+
+    # ---- 4: another role, or PUBLIC, with CREATE on the schema -------------------------------
+
+    def test_create_rights(self):
+        cases = [("shared", "granted to", self.other), ("public_create", "granted to", "PUBLIC"),
+                 ("owned", "owned by", self.other), ("member", "granted to", self.member)]
+        for schema, how, who in cases:
+            self.schema_for(schema, self.porter)
+            if how == "owned by":
+                self.sql_admin(sql.SQL("ALTER SCHEMA {} OWNER TO {}").format(sql.Identifier(schema), sql.Identifier(who)))
+            else:
+                self.sql_admin(sql.SQL("GRANT CREATE ON SCHEMA {} TO {}").format(
+                    sql.Identifier(schema), sql.SQL("PUBLIC") if who == "PUBLIC" else sql.Identifier(who)))
+            got = self.install(self.porter, schema)
+            print(f"    schema {schema}, CREATE {how} {who}: "
+                  + ("installed" if got is None else f"{got[0]} {got[1][:110]}") + f"; {self.objects('namespace', schema)} objects in it")
+            if who == self.member:
+                self.check(got is None, f"schema {schema} (CREATE for {who}, a member of {self.porter}): {got}, expected an install")
+            else:
+                self.check(got is not None and got[0] == "42501" and who.lower() in got[1].lower(),
+                           f"schema {schema} (CREATE {how} {who}): {got}, expected 42501 naming {who}")
+                self.check(self.objects("namespace", schema) == 0, f"schema {schema}: objects left")
+
+    # ---- 5: the medallion -------------------------------------------------------------------
+
+    SETTINGS = [("UTC", "ISO"), ("America/New_York", "SQL, DMY"), ("Asia/Kolkata", "German")]
+
+    def medallions(self, schema, role, extra=None):
+        seen = []
+        for tz, ds in self.SETTINGS:
+            with self.connect(role) as c:
+                c.execute("SELECT pg_catalog.set_config('TimeZone', %s, false), pg_catalog.set_config('DateStyle', %s, false)", (tz, ds))
+                if extra:
+                    c.execute(extra)
+                seen.append(c.execute(sql.SQL("SELECT {s}.muid_medallion({s}.muid_new())").format(s=sql.Identifier(schema))).fetchone()[0])
+        return seen
+
+    def test_medallion(self):
+        def outcome(role, statement, params=()):
+            with self.connect(role) as c:
+                try:
+                    return "ok", c.execute(statement, params).fetchone()[0]
+                except psycopg.Error as e:
+                    return "error", e.sqlstate
+
+        derived = self.medallions("ids", self.porter)
+        print(f"    derived medallion of ids under {', '.join(f'{tz}/{ds}' for tz, ds in self.SETTINGS)}: {', '.join(hex(m) for m in derived)}")
+        self.check(len(set(derived)) == 1 and NODE_LOW <= derived[0] <= NODE_HIGH,
+                   f"derived medallion: {len(set(derived))} values under three TimeZone/DateStyle pairs")
+        overridden = self.medallions("ids", self.caller, "SET comb_ext.medallion = '42'")
+        print(f"    with SET comb_ext.medallion = '42' in {self.caller}'s sessions: {', '.join(hex(m) for m in overridden)}")
+        self.check(set(overridden) == {derived[0]}, "a session's SET comb_ext.medallion changed the medallion")
+
+        pinned = outcome(self.porter, "SELECT ids.muid_set_medallion(12345)")
+        print(f"    {self.porter}: muid_set_medallion(12345): {pinned}")
+        self.check(pinned[0] == "ok", f"muid_set_medallion(12345) by the owner: {pinned}")
+        seen = self.medallions("ids", self.porter) + self.medallions("ids", self.caller, "SET comb_ext.medallion = '42'")
+        print(f"    then, in 3 sessions of {self.porter} and 3 of {self.caller} with SET comb_ext.medallion = '42': {sorted(set(seen))}")
+        self.check(set(seen) == {12345}, f"pinned medallion: {sorted(set(seen))}, expected 12345 only")
+        other = self.medallions("t2", self.tenant2)
+        self.check(len(set(other)) == 1 and other[0] not in (12345, derived[0]), f"t2's medallion {other} kept its own")
+
+        for role, value, expected in ((self.caller, 1, "42501"), (self.intruder, 1, "42501"),
+                                      (self.porter, MEDALLION_MAX + 1, "22023"), (self.porter, -1, "22023")):
+            got = outcome(role, "SELECT ids.muid_set_medallion(%s)", (value,))
+            print(f"    {role}: ids.muid_set_medallion({value}): {got[1] if got[0] == 'error' else 'ran'}")
+            self.check(got == ("error", expected), f"ids.muid_set_medallion({value}) by {role}: {got}, expected {expected}")
+        again = self.medallions("ids", self.caller)
+        self.check(set(again) == {12345}, f"after the refused calls: {again}")
+        got = outcome(self.porter, "SELECT ids.muid_set_medallion(NULL)")
+        back = self.medallions("ids", self.caller)
+        print(f"    {self.porter}: muid_set_medallion(NULL): {got}; then {', '.join(hex(m) for m in back)}")
+        self.check(got[0] == "ok" and set(back) == {derived[0]}, f"unpinned: {back}, expected {hex(derived[0])}")
+
+    # ---- 6: a cancel behind the owner's table lock -------------------------------------------
+
+    def test_cancel(self):
+        with self.connect(self.porter, autocommit=False) as owner, self.connect(self.caller) as waiter, self.connect() as admin:
+            owner.execute("LOCK TABLE ids._muid_state IN SHARE UPDATE EXCLUSIVE MODE")
+            waiter.execute("SET statement_timeout = '300ms'")
+            t0 = time.monotonic()
+            try:
+                waiter.execute("SELECT ids.muid_new()")
+                got = "ok"
+            except psycopg.Error as e:
+                got = e.sqlstate
+            waited = time.monotonic() - t0
+            locks = admin.execute("""SELECT pg_catalog.count(*), pg_catalog.string_agg(l.locktype || ' ' || l.mode || ' '
+                    || coalesce(l.relation::regclass::text, l.objid::text), ', ')
+                FROM pg_catalog.pg_locks AS l WHERE l.pid = %s AND l.locktype IN ('relation', 'advisory')""",
+                                  (waiter.info.backend_pid,)).fetchone()
+            owner.commit()
+            try:
+                after = waiter.execute("SELECT ids.muid_new() IS NOT NULL").fetchone()[0]
+            except psycopg.Error as e:
+                after = e.sqlstate
+        print(f"    muid_new() behind {self.porter}'s SHARE UPDATE EXCLUSIVE lock on ids._muid_state: {got} after {waited * 1000:.0f} ms; "
+              f"locks of that session then: {locks[0]} {locks[1] or ''}; after the owner's commit: {after}")
+        self.check(got == "57014", f"muid_new behind the lock: {got}, expected 57014")
+        self.check(locks[0] == 0, f"locks left behind: {locks[1]}")
+        self.check(after is True, f"muid_new after the owner's commit: {after}")
+
+
+TESTS = ["two_installs", "lockout", "names", "create_rights", "medallion", "cancel"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("admin")
+    ap.add_argument("installer")
+    ap.add_argument("--control", action="store_true", help="the installer predates the fixes: every test must fail")
+    ap.add_argument("--prefix", default="trust")
+    ap.add_argument("--calls", type=int, default=5000, help="muid_new values per session in test 1")
+    ap.add_argument("--only", nargs="*", choices=TESTS)
+    args = ap.parse_args()
+    started = time.monotonic()
+    run = Run(args.admin, args.installer, args.prefix, args.calls)
+    run.setup()
+    outcomes = {}
+    try:
+        for number, name in enumerate(TESTS, 1):
+            if args.only and name not in args.only:
+                continue
+            print(f"  {number} {name}:")
+            t0 = time.monotonic()
+            run.problems = []
+            try:
+                getattr(run, "test_" + name)()
+            except (psycopg.Error, Failed) as e:
+                run.check(False, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                          + (f" ({e.sqlstate})" if isinstance(e, psycopg.Error) else ""))
+            except Exception:
+                traceback.print_exc()
+                run.check(False, "the test itself broke")
+            outcomes[name] = not run.problems
+            print(f"    {number} {name}: {'passed' if outcomes[name] else 'FAILED'} ({time.monotonic() - t0:.1f} s)")
+    finally:
+        run.teardown()
+    failed = [n for n, ok in outcomes.items() if not ok]
+    passed = [n for n, ok in outcomes.items() if ok]
+    if args.control:
+        print(f"  control ({args.installer}): {len(failed)} of {len(outcomes)} tests fail as they must"
+              + (f"; these PASSED on it: {', '.join(passed)}" if passed else "") + f", {time.monotonic() - started:.1f} s")
+        sys.exit(1 if passed else 0)
+    print(f"  {'FAILED: ' + ', '.join(failed) if failed else 'passed'}: {len(passed)} of {len(outcomes)} tests, "
+          f"{time.monotonic() - started:.1f} s")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
