@@ -41,8 +41,14 @@ def version():
     return match.group(1)
 
 
+# The schema check every install runs first (both ways of installing): it names no object of the
+# edition, so the DO installer can run it before it substitutes the schema's name into anything.
+GUARD = HERE / "_guard.sql"
+
+
 def sources():
-    # Every portable/*.sql in name order (comb.sql, ids.sql, ...): a new family file is picked up as is.
+    # Every portable/*.sql in name order (_guard.sql, comb.sql, ids.sql, ...): a new family file is
+    # picked up as is.
     files = sorted(p for p in HERE.glob("*.sql"))
     if not files:
         sys.exit("portable/build.py: no portable/*.sql")
@@ -53,6 +59,8 @@ def sources():
             if tag in text:
                 sys.exit(f"portable/build.py: {path.name} contains {tag}, the tag the generated files quote it with")
         parts.append(f"-- ==== portable/{path.name} ====\n{text.rstrip()}\n")
+    if "@extschema@" in GUARD.read_text():
+        sys.exit("portable/build.py: _guard.sql must not name @extschema@: the installer runs it before substituting")
     return files, "\n".join(parts)
 
 
@@ -121,6 +129,11 @@ BEGIN
             MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %I already has %s', target, clash),
             HINT = 'Install into a schema of its own: the compiled edition and the SQL edition must not share a schema; run comb_ext_uninstall.sql there first to reinstall.';
     END IF;
+    -- The schema's name is checked before it is substituted into anything (portable/_guard.sql; the
+    -- script below runs it again, which is what CREATE EXTENSION through pg_tle runs).
+    EXECUTE {SCRIPT_TAG}
+{GUARD.read_text().rstrip()}
+{SCRIPT_TAG};
     EXECUTE pg_catalog.replace({SCRIPT_TAG}
 {script}{SCRIPT_TAG}, '@extschema@', pg_catalog.quote_ident(target));
     RAISE NOTICE 'comb_ext SQL edition {version()} installed in schema %', target;

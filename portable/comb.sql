@@ -1,5 +1,5 @@
 -- comb_ext, SQL edition: the COMB family in plain SQL and PL/pgSQL, for servers that load no compiled
--- extension. Same names, signatures, bits and SQLSTATEs as the compiled edition (src/core/comb.rs is
+-- extension. Same names, signatures, bits and SQLSTATEs as the compiled edition (src/rules/comb.rs is
 -- the reference; docs/portable-comb.md lists what differs and why).
 --
 -- @extschema@ is the schema the edition is installed in: the assembly substitutes it, and CREATE
@@ -14,7 +14,7 @@
 -- bits). Clock arithmetic is integer arithmetic on bigint, exact on every major (13-18): no float, no
 -- extract(epoch), which is a float8 on 13.
 --
--- Constants, in unix microseconds unless said otherwise (src/core/comb.rs, src/core/time.rs):
+-- Constants, in unix microseconds unless said otherwise (src/rules/comb.rs, src/rules/time.rs):
 --   946684800000000        PostgreSQL's epoch, 2000-01-01
 --   -2208988800000000      1900-01-01, day 0 of SQL Server datetime
 --   -62135596800000000     0001-01-01, .NET DateTime's start
@@ -158,7 +158,7 @@ $$;
 -- The 16 bytes `hi` (string bytes 0-7) and `lo` (8-15) with `field` written at the format's time
 -- bytes, the 12-bit `counter` (unless NULL) in the free bits that sort right after them, and, when
 -- `fixed`, the format's fixed bits set: version 4 (7 for uuidv7) and variant 10, or the ticks marker
--- 0xC in the high nibble of byte 7. Layouts (src/core/comb.rs, Format::time_positions and
+-- 0xC in the high nibble of byte 7. Layouts (src/rules/comb.rs, Format::time_positions and
 -- counter_slots):
 --   postgresql formats, uuidv7: time bytes 0-5; counter in byte 6's low nibble and byte 7
 --   sqlserver, legacy: time bytes 10-15; counter in byte 8's low 6 bits and byte 9's high 6 bits
@@ -210,7 +210,7 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 $$;
 
 -- `random` with the format's fixed bits set, then the unit and fraction of `pos` written: RT.Comb
--- Create(DateTime) with the fraction (core::comb::at). The deterministic core of comb_uuid(ts, format),
+-- Create(DateTime) with the fraction (rules::comb::at). The deterministic core of comb_uuid(ts, format),
 -- and what tests/portable_diff.py compares with the compiled edition.
 CREATE FUNCTION @extschema@._comb_at(random uuid, pos bigint, format @extschema@.comb_format) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
@@ -250,7 +250,7 @@ END $$;
 -- placeholder setting comb_portable.next_<format> (any role can set one): the next position is the
 -- clock's, or the last + 1 when the clock's is not past it (two calls within 1/4096 of a unit, or a
 -- clock that stepped back), which carries into the next unit when the counter runs out, exactly as
--- core::comb::Generator. Settings follow transactions: a rolled-back transaction or savepoint takes
+-- rules::comb::Generator. Settings follow transactions: a rolled-back transaction or savepoint takes
 -- the position back with it (docs/portable-comb.md). PARALLEL UNSAFE, not RESTRICTED: set_config is
 -- refused while a parallel plan runs, even in the leader.
 CREATE FUNCTION @extschema@.comb_uuid(format @extschema@.comb_format) RETURNS uuid

@@ -1,5 +1,5 @@
 -- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
--- Every name here has the compiled edition's signature (src/sno.rs, src/muid.rs, src/uid8.rs) and
+-- Every name here has the compiled edition's signature (src/families/sno.rs, src/families/muid.rs, src/families/uid8.rs) and
 -- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
 -- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
 -- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
@@ -90,7 +90,7 @@ SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)
 $$;
 
 -- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,
--- 6-7 the partition, 8-9 the sequence (src/core/sno.rs).
+-- 6-7 the partition, 8-9 the sequence (src/rules/sno.rs).
 CREATE FUNCTION @extschema@._sno_encode(units bigint, tick boolean, meta integer, partition integer, sequence integer)
 RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -295,104 +295,115 @@ CREATE FUNCTION @extschema@.muid_unpack(id uuid, OUT "timestamp" bigint, OUT med
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), @extschema@.muid_offset(id) $$;
 
--- ---- muid_new: a timeline per database, in a sequence --------------------------------------------
+-- ---- muid_new: a timeline per install, in a sequence -----------------------------------------------
 
--- The last timestamp muid_new issued in this database, µs since 1970 (-1: none yet). A sequence,
+-- The last timestamp this install's muid_new issued, µs since 1970 (-1: none yet). A sequence,
 -- because it is not transactional: a rollback does not take it back, and its changes are visible to
--- every session at once. Only muid_new writes it, holding _muid_lock(), so that reading it and
--- moving it on are one step.
+-- every session at once. Only muid_new writes it, holding the lock on _muid_state, so that reading
+-- it and moving it on are one step.
 CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
 
--- This database's medallion: the setting comb_ext.medallion (decimal, or 0x-prefixed hex, 0 to
--- 2^44-2, as the compiled edition's), else 40 bits of a digest of the cluster's system identifier,
--- the server's start time and the database, in the range nodes draw from (0x10000000000 to
--- 0x1FFFFFFFFFF). The start time sets apart copies of a data directory once started (as the
--- compiled edition's draw at each start does); the database, whose timeline is its own.
+-- This install's state, one row, which only the installing role can change: `install`, drawn at
+-- install time, sets two installs of one database apart; `medallion` is the one the owner pinned
+-- with muid_set_medallion (NULL: derived, see _muid_medallion). The table is also what muid_new
+-- locks: no other role can take a lock on it that conflicts with SHARE UPDATE EXCLUSIVE (LOCK
+-- TABLE checks privileges first; what parsing a statement takes without privileges, ACCESS SHARE,
+-- ROW SHARE, ROW EXCLUSIVE, does not conflict with it), where an advisory lock is anyone's to take.
+CREATE TABLE @extschema@._muid_state (
+    install uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+    medallion bigint,
+    single boolean NOT NULL DEFAULT true PRIMARY KEY CHECK (single)
+);
+INSERT INTO @extschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
+
+-- This install's medallion: the pinned one, else 0x10000000000 | 40 bits of a SHA-256 of the
+-- cluster's system identifier, the server's start time, the database and the install, all in
+-- binary form (no text output, so no TimeZone or DateStyle can change it). The start time sets
+-- apart copies of a data directory once started (as the compiled edition's draw at each start
+-- does); the database and the install, timelines that are each their own. Runs as muid_new's
+-- owner (it is only called from there).
 CREATE FUNCTION @extschema@._muid_medallion() RETURNS bigint
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    setting text := pg_catalog.btrim(pg_catalog.current_setting('comb_ext.medallion', true));
-    digits text;
-    value numeric;
-    identity text;
+    pinned bigint;
+    install uuid;
+    system_identifier bigint := 0;
 BEGIN
-    IF setting IS NOT NULL AND setting <> '' THEN
-        IF setting ~ '^0[xX][0-9A-Fa-f]+$' THEN
-            -- Leading zeros dropped, 11 hex digits at most fit (bit(64) takes 16).
-            digits := pg_catalog.ltrim(pg_catalog.substr(setting, 3), '0');
-            IF pg_catalog.length(digits) <= 11 THEN
-                value := ('x' || pg_catalog.lpad(digits, 16, '0'))::pg_catalog.bit(64)::bigint;
-            END IF;
-        ELSIF setting ~ '^[0-9]+$' THEN
-            value := setting::numeric;
-        END IF;
-        IF value IS NULL OR value >= 17592186044415 THEN
-            RAISE EXCEPTION USING ERRCODE = '22023',
-                MESSAGE = pg_catalog.format('muid_new: comb_ext.medallion "%s" is not a medallion', setting),
-                DETAIL = 'A medallion is an integer from 0 to 17592186044414 (0xFFFFFFFFFFE), in decimal or 0x-prefixed hex; nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF.';
-        END IF;
-        RETURN value;
+    SELECT s.medallion, s.install INTO pinned, install FROM @extschema@._muid_state AS s;
+    IF pinned IS NOT NULL THEN
+        RETURN pinned;
     END IF;
     BEGIN
-        identity := (SELECT c.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() AS c);
+        system_identifier := (SELECT c.system_identifier FROM pg_catalog.pg_control_system() AS c);
     EXCEPTION WHEN insufficient_privilege THEN
-        -- A service that hides pg_control_system(): the start time and database still set servers apart.
-        identity := 'no system identifier';
+        -- A service that hides pg_control_system(): the start time, database and install still set
+        -- timelines apart.
+        NULL;
     END;
-    identity := identity || '/' || pg_catalog.pg_postmaster_start_time()::pg_catalog.text
-             || '/' || (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database())::pg_catalog.text;
-    RETURN 1099511627776 | ('x' || pg_catalog.substr(pg_catalog.md5(identity), 1, 10))::pg_catalog.bit(40)::bigint;
+    RETURN 1099511627776 | ('x' || pg_catalog.encode(pg_catalog.substr(pg_catalog.sha256(
+        pg_catalog.int8send(system_identifier)
+        || pg_catalog.timestamptz_send(pg_catalog.pg_postmaster_start_time())
+        || pg_catalog.int8send((SELECT d.oid FROM pg_catalog.pg_database AS d
+                                WHERE d.datname = pg_catalog.current_database())::bigint)
+        || pg_catalog.uuid_send(install)), 1, 5), 'hex'))::pg_catalog.bit(40)::bigint;
 END
 $$;
 
--- The two keys of the session advisory lock around the timeline: 'comb' and the sequence's OID.
-CREATE FUNCTION @extschema@._muid_lock(OUT key1 integer, OUT key2 integer)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$ SELECT 1668246882, ('@extschema@._muid_timeline'::pg_catalog.regclass::pg_catalog.oid::bigint % 2147483647)::integer $$;
+-- Pins this install's medallion (0 to 17592186044414, as the compiled edition's comb_ext.medallion;
+-- NULL goes back to the derived one) and returns it. An UPDATE of _muid_state as the caller: only
+-- the installing role (or one it granted UPDATE) can run it, so no session, and no setting left on a
+-- pooled connection, can change what muid_new writes.
+CREATE FUNCTION @extschema@.muid_set_medallion(medallion bigint) RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF medallion < 0 OR medallion > 17592186044414 THEN
+        RAISE EXCEPTION USING ERRCODE = '22023',
+            MESSAGE = pg_catalog.format('muid_set_medallion: medallion %s is out of range: valid range is 0 to 17592186044414 (0xFFFFFFFFFFE)', medallion),
+            HINT = 'Nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF; NULL goes back to the derived medallion.';
+    END IF;
+    UPDATE @extschema@._muid_state SET medallion = muid_set_medallion.medallion;
+    RETURN @extschema@._muid_medallion();
+END
+$$;
 
--- A new muid of this database's medallion. Its timestamp is the wall clock in µs, or one past the
--- last one issued in this database if the clock has not moved past it (a burst, a clock set back,
--- a restart after one), so no two calls in the database share one: each reads and moves the
--- timeline under a session advisory lock, released on every way out (errors and cancels included).
--- Bursts run at most 2 s ahead of the clock; past that a call waits for it (outside the lock).
--- SECURITY DEFINER: callers need no privilege on the timeline, so none of them can move it back
--- with setval; its search_path is fixed for the same reason.
+-- A new muid of this install's medallion. Its timestamp is the wall clock in µs, or one past the
+-- last one this install issued if the clock has not moved past it (a burst, a clock set back, a
+-- restart after one), so no two calls share one: each reads and moves the timeline holding a SHARE
+-- UPDATE EXCLUSIVE lock on _muid_state, taken in a subtransaction that is then rolled back on
+-- purpose: the rollback lets go of the lock at once (and on any error or cancel), while the
+-- sequence keeps its new value. Bursts run at most 2 s ahead of the clock; past that a call waits
+-- for it, holding nothing.
+-- SECURITY DEFINER: callers need no privilege on the timeline or the state, so none of them can
+-- move the timeline back or lock it; its search_path is fixed for the same reason.
 CREATE FUNCTION @extschema@.muid_new("offset" integer DEFAULT 0) RETURNS uuid
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    medallion bigint := @extschema@._muid_medallion();
-    key1 integer;
-    key2 integer;
-    locked boolean := false;
+    medallion constant bigint := @extschema@._muid_medallion();
     now_us bigint;
     next bigint;
+    timeline regclass;
 BEGIN
-    SELECT k.key1, k.key2 INTO key1, key2 FROM @extschema@._muid_lock() AS k;
     LOOP
         BEGIN
-            PERFORM pg_catalog.pg_advisory_lock(key1, key2);
-            locked := true;
+            LOCK TABLE @extschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
             now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
-            next := (SELECT greatest(now_us, t.last_value + 1) FROM @extschema@._muid_timeline AS t);
+            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @extschema@._muid_timeline AS t;
             IF next >= 4503599627370495 THEN
                 RAISE EXCEPTION USING ERRCODE = '22008',
                     MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';
             END IF;
             IF next <= now_us + 2000000 THEN
-                PERFORM pg_catalog.setval('@extschema@._muid_timeline'::pg_catalog.regclass, next);
+                PERFORM pg_catalog.setval(timeline, next);
             ELSE
                 next := NULL;
             END IF;
-            PERFORM pg_catalog.pg_advisory_unlock(key1, key2);
-            locked := false;
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            -- A session lock outlives the error: let go of it, or every other session would wait.
-            IF locked THEN
-                PERFORM pg_catalog.pg_advisory_unlock(key1, key2);
-            END IF;
-            RAISE;
+            -- Roll the subtransaction back: that lets go of the lock; the sequence keeps its value.
+            RAISE EXCEPTION USING ERRCODE = 'CMB00';
+        EXCEPTION WHEN SQLSTATE 'CMB00' THEN
+            NULL;
         END;
         IF next IS NOT NULL THEN
             RETURN @extschema@.muid_pack(next, medallion, "offset");

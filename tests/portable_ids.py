@@ -208,15 +208,17 @@ def generator(conninfo, owner_conninfo, schema, sessions, calls):
 
     with psycopg.connect(owner_conninfo, autocommit=True) as holder, psycopg.connect(conninfo, autocommit=True) as waiter:
         h, w = holder.cursor(), waiter.cursor()
-        h.execute(f"SELECT key1, key2 FROM {schema}._muid_lock()")
-        key1, key2 = h.fetchone()
-        h.execute("SELECT pg_catalog.pg_advisory_lock(%s, %s)", (key1, key2))
+        # The owner holds the lock muid_new takes, in an open transaction: the caller waits, is
+        # cancelled, and holds no lock afterwards.
+        h.execute("BEGIN")
+        h.execute(f"LOCK TABLE {schema}._muid_state IN SHARE UPDATE EXCLUSIVE MODE")
         w.execute("SET statement_timeout = '300ms'")
         got = outcome(w, f"SELECT {schema}.muid_new()")
         check(got == ("error", "57014"), f"muid_new behind a held lock: {got}, expected a cancel (57014)")
-        h.execute("SELECT pg_catalog.pg_advisory_unlock(%s, %s)", (key1, key2))
-        w.execute("SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()")
-        check(w.fetchone()[0] == 0, "muid_new left an advisory lock behind after a cancel")
+        h.execute("COMMIT")
+        w.execute("SELECT count(*) FROM pg_catalog.pg_locks AS l WHERE l.pid = pg_catalog.pg_backend_pid() AND (l.locktype = 'advisory' "
+                  "OR l.relation IN (SELECT c.oid FROM pg_catalog.pg_class AS c WHERE c.relnamespace = %s::pg_catalog.regnamespace))", (schema,))
+        check(w.fetchone()[0] == 0, "muid_new left a lock behind after a cancel")
         check(outcome(w, f"SELECT {schema}.muid_new() IS NOT NULL") == ("ok", True), "muid_new after a cancel")
         print("  muid_new cancelled while another session held the timeline's lock (57014): no lock left behind, the next call works")
 
@@ -371,7 +373,7 @@ def diff(conninfo, compiled, portable, cases, seed):
             SELECT p.proname, pg_catalog.replace(pg_catalog.pg_get_function_arguments(p.oid), n.nspname || '.', ''),
                    pg_catalog.replace(pg_catalog.pg_get_function_result(p.oid), n.nspname || '.', '')
             FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
-            WHERE n.nspname = %s AND p.proname NOT LIKE '\\_%%' ORDER BY 1, 2""", (portable,))
+            WHERE n.nspname = %s AND p.proname NOT LIKE '\\_%%' AND p.proname <> ALL (%s) ORDER BY 1, 2""", (portable, SQL_ONLY))
         ours = cur.fetchall()
         missing = []
         for name, arguments, result in ours:
@@ -440,6 +442,35 @@ def diff(conninfo, compiled, portable, cases, seed):
             check(differences == 0, f"{name}: {differences} differences, e.g. {examples}")
             check(n == cases, f"{name}: {n} cases run of {cases}")
         print(f"  total: {total_cases} cases, {total_errors} of them errors")
+        medallion_settings(cur, compiled, portable, rng)
+
+
+# Functions only the SQL edition has: the compiled edition's medallion is the superuser setting
+# comb_ext.medallion, which the SQL edition cannot trust (any session can set a placeholder).
+SQL_ONLY = ["muid_set_medallion"]
+
+
+def medallion_settings(cur, compiled, portable, rng):
+    """The medallions the compiled edition's setting accepts are the ones muid_set_medallion pins, and
+    muid_new writes the pinned one: edges and random integers around the range, SQLSTATEs compared."""
+    values = [-2**63, -2, -1, 0, 1, 2**40, 2**44 - 3, 2**44 - 2, 2**44 - 1, 2**44, 2**63 - 1]
+    values += [rng.randrange(-2**45, 2**45) for _ in range(200)] + [rng.randrange(2**44 - 1000, 2**44 + 1000) for _ in range(100)]
+    differences = 0
+    cur.execute(f"SELECT {compiled}.muid_pack(0, 0) IS NOT NULL")  # the library loaded: its setting checked, not a placeholder
+    for v in values:
+        compiled_result = outcome(cur, "SELECT pg_catalog.set_config('comb_ext.medallion', %s, false)", (str(v),))
+        cur.execute("RESET comb_ext.medallion")
+        sql_result = outcome(cur, f"SELECT {portable}.muid_medallion({portable}.muid_new()) = %s::bigint "
+                                  f"FROM (SELECT {portable}.muid_set_medallion(%s::bigint)) AS pinned", (v, v))
+        ok_c, ok_p = compiled_result[0] == "ok", sql_result == ("ok", True)
+        same = (ok_c and ok_p) or (not ok_c and sql_result[0] == "error" and compiled_result[1] == sql_result[1])
+        if not same:
+            differences += 1
+            check(False, f"medallion {v}: compiled setting {compiled_result}, muid_set_medallion {sql_result}")
+    cur.execute(f"SELECT {portable}.muid_set_medallion(NULL) IS NOT NULL")
+    accepted = sum(1 for v in values if 0 <= v <= 2**44 - 2)
+    print(f"  medallion settings: {len(values)} values ({accepted} in range), the compiled setting and muid_set_medallion "
+          f"(then muid_new's medallion) agree on {len(values) - differences}, SQLSTATEs included")
 
 
 def main():
