@@ -19,7 +19,7 @@ makes its own roles P_porter, P_tenant2, P_caller, P_intruder, P_other, P_member
                    LOCK TABLE in every mode on every relation of the schema (42501 each), PREPAREd
                    SELECT ... FOR UPDATE/SHARE, INSERT, UPDATE and DELETE held in an open
                    transaction, muid_new() itself in an open transaction, and in a loop COMMENT ON,
-                   ANALYZE, VACUUM, CREATE TRIGGER, TRUNCATE, CLUSTER, REINDEX, DROP, setval;
+                   ANALYZE, VACUUM, TRUNCATE, CLUSTER, REINDEX, DROP, ALTER OWNER, setval, nextval;
                    meanwhile every muid_new() of P_caller (statement_timeout 1 s) completes
   3 names          schema names with ', ", $, \ (and $$ inside the dollar-quoted bodies): the
                    installer refuses each (22023) and creates nothing; a name with a space and
@@ -33,6 +33,11 @@ makes its own roles P_porter, P_tenant2, P_caller, P_intruder, P_other, P_member
   6 cancel         muid_new() behind the owner's LOCK TABLE _muid_state IN SHARE UPDATE EXCLUSIVE
                    MODE is cancelled by statement_timeout (57014) and holds no lock afterwards;
                    the next call works once the owner commits
+  7 lock_queue     with what test 2 holds, P_intruder leaves CREATE TRIGGER and CREATE RULE on each
+                   relation of the schema waiting (lock_timeout 0): both ask for a lock that
+                   conflicts with what muid_new takes before they check privileges, and a waiting
+                   request stops every later conflicting one; P_caller's muid_new() must still
+                   complete within 1 s
 
 --control: the installer is one without the fixes of issue 31 (c739e04's): every test must FAIL;
 exits 1 if any passes. Without it, exits 1 if any fails. Figures are printed either way.
@@ -211,6 +216,12 @@ class Run:
     # ---- 2: a role with only CONNECT and USAGE takes every lock it can name -------------------
 
     def test_lockout(self):
+        self.lockout(queue=False)
+
+    def test_lock_queue(self):
+        self.lockout(queue=True)
+
+    def lockout(self, queue):
         schema = "ids"
         stop = threading.Event()
         loop = {"values": 0, "errors": []}
@@ -224,6 +235,34 @@ class Run:
                     except psycopg.Error as e:
                         loop["errors"].append(e.sqlstate)
 
+        def measure(what, seconds):
+            """P_caller's muid_new() (statement_timeout 1 s) for that long, or until 2 fail."""
+            latencies, errors = [], {}
+            with self.connect(self.caller, statement_timeout="1s") as c:
+                deadline = time.monotonic() + seconds
+                while time.monotonic() < deadline and sum(errors.values()) < 2:
+                    t0 = time.monotonic()
+                    try:
+                        c.execute("SELECT ids.muid_new()")
+                    except psycopg.Error as e:
+                        errors[e.sqlstate] = errors.get(e.sqlstate, 0) + 1
+                    latencies.append(time.monotonic() - t0)
+            latencies.sort()
+            print(f"      {what}: {len(latencies)} calls of muid_new(), {sum(errors.values())} failed{' ' + str(errors) if errors else ''}, "
+                  f"median {latencies[len(latencies) // 2] * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms")
+            self.check(not errors and latencies[-1] < 1.0, f"muid_new {what}: {errors or ''} worst {latencies[-1]:.3f} s")
+
+        def attempt(conn, statement):
+            """Run in a savepoint: kept (its locks held) if it works, else rolled back; its SQLSTATE."""
+            conn.execute("SAVEPOINT a")
+            try:
+                conn.execute(statement)
+                conn.execute("RELEASE SAVEPOINT a")
+                return None
+            except psycopg.Error as e:
+                conn.execute("ROLLBACK TO SAVEPOINT a")
+                return e.sqlstate
+
         bg = threading.Thread(target=background)
         bg.start()
         conns = []
@@ -231,12 +270,16 @@ class Run:
             conns.append(advisory := self.connect(self.intruder, lock_timeout="3s"))
             conns.append(locker := self.connect(self.intruder, autocommit=False, lock_timeout="3s"))
             conns.append(calling := self.connect(self.intruder, autocommit=False, statement_timeout="2s"))
-            cat = advisory.execute("""SELECT c.oid::bigint, pg_catalog.format('%%I.%%I', n.nspname, c.relname), c.relkind::text,
+            relations = advisory.execute("""SELECT c.oid::bigint, pg_catalog.format('%%I.%%I', n.nspname, c.relname), c.relkind::text,
                     (SELECT pg_catalog.quote_ident(a.attname) FROM pg_catalog.pg_attribute AS a
                      WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1)
                 FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
                 WHERE n.nspname = %s ORDER BY c.relname""", (schema,)).fetchall()
-            oids = [r[0] for r in cat]
+            print(f"    {self.intruder} (CONNECT, USAGE on {schema}) sees {len(relations)} relations: "
+                  + ", ".join(f"{name} ({kind})" for _, name, kind, _ in relations))
+
+            # Phase 1: what it can hold. Session advisory locks on every key the catalog gives.
+            oids = [r[0] for r in relations]
             oids += [r[0] for r in advisory.execute("""SELECT p.oid::bigint FROM pg_catalog.pg_proc AS p
                 WHERE p.pronamespace = %s::regnamespace""", (schema,))]
             oids += [advisory.execute("SELECT %s::regnamespace::oid::bigint", (schema,)).fetchone()[0]]
@@ -246,33 +289,19 @@ class Run:
                 keys |= {(MUID_KEY, m), (m, MUID_KEY), (oid,), ((MUID_KEY << 32) | oid,), ((oid << 32) | MUID_KEY,)}
             taken = 0
             for key in sorted(keys):
-                f = "pg_catalog.pg_advisory_lock(" + ", ".join(
-                    f"{k}::integer" if len(key) == 2 else f"{k}::bigint" for k in key) + ")"
                 try:
-                    advisory.execute("SELECT " + f)
+                    advisory.execute("SELECT pg_catalog.pg_advisory_lock(" + ", ".join(
+                        f"{k}::integer" if len(key) == 2 else f"{k}::bigint" for k in key) + ")")
                     taken += 1
                 except psycopg.Error:
                     pass
-            relations = [r for r in cat]
-            print(f"    {self.intruder} holds {taken} session advisory locks of {len(keys)} keys "
-                  f"({len(oids)} OIDs of schema {schema}'s {len(relations)} relations, routines and itself)")
+            print(f"    held: {taken} session advisory locks of {len(keys)} keys "
+                  f"(1668246882 and each of {len(oids)} OIDs of the schema, its relations and routines: both orders, 64-bit forms)")
 
-            # LOCK TABLE in every mode, each in a savepoint kept only if it was granted.
+            # LOCK TABLE in every mode, in an open transaction, each kept if it was granted.
             modes = ["ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE",
                      "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE"]
             refused, granted = {}, []
-
-            def attempt(conn, statement):
-                """Run in a savepoint: kept (its locks held) if it works, else rolled back; its SQLSTATE."""
-                conn.execute("SAVEPOINT a")
-                try:
-                    conn.execute(statement)
-                    conn.execute("RELEASE SAVEPOINT a")
-                    return None
-                except psycopg.Error as e:
-                    conn.execute("ROLLBACK TO SAVEPOINT a")
-                    return e.sqlstate
-
             for oid, name, kind, col in relations:
                 for mode in modes:
                     code = attempt(locker, f"LOCK TABLE {name} IN {mode} MODE")
@@ -283,6 +312,7 @@ class Run:
                   + ", ".join(f"{n} {'granted' if c is None else c}" for c, n in sorted(refused.items(), key=str)))
             self.check(not granted, f"{self.intruder} was granted LOCK TABLE: {granted}")
 
+            # PREPAREd statements take their locks at parse time, before any privilege check.
             prepared, failed = 0, {}
             for i, (oid, name, kind, col) in enumerate(relations):
                 statements = [f"SELECT * FROM {name}"]
@@ -299,9 +329,9 @@ class Run:
             # muid_new itself, in a transaction left open.
             try:
                 calling.execute("SELECT ids.muid_new()")
-                own = "a muid_new() call"
+                own = "muid_new() in another"
             except psycopg.Error as e:
-                own = f"a muid_new() call that failed ({e.sqlstate})"
+                own = f"muid_new() in another, which failed ({e.sqlstate})"
             with self.connect() as a:
                 held = a.execute("""SELECT pg_catalog.string_agg(DISTINCT l.mode || ' on ' || l.relation::regclass::text, ', ')
                     FROM pg_catalog.pg_locks AS l WHERE l.pid = ANY(%s) AND l.locktype = 'relation' AND l.granted
@@ -309,9 +339,12 @@ class Run:
                                  ([locker.info.backend_pid, calling.info.backend_pid], schema)).fetchone()[0]
             print(f"    held in open transactions: {prepared} PREPAREd statements"
                   + (f" ({', '.join(f'{n} refused {c}' for c, n in failed.items())})" if failed else "")
-                  + f" and {own}; relation locks held: {held or 'none'}")
+                  + f" in one, {own}; relation locks held: {held or 'none'}")
+            if queue:
+                return self.queue(relations, measure)
+            measure("with all that held", 1.5)
 
-            # In a loop until the end: what takes a lock before the privilege check, or might.
+            # Phase 2: in a loop, what could take a lock before its privilege check.
             attempts = {"n": 0, "codes": {}, "ran": set()}
 
             def pester():
@@ -320,9 +353,7 @@ class Run:
                     what = {"S": "SEQUENCE", "v": "VIEW", "i": "INDEX"}.get(kind, "TABLE")
                     statements += [f"COMMENT ON {what} {name} IS 'mine'", f"ANALYZE {name}", f"VACUUM {name}",
                                    f"TRUNCATE {name}", f"CLUSTER {name}", f"REINDEX TABLE {name}", f"DROP {what} {name}",
-                                   f"ALTER TABLE {name} OWNER TO CURRENT_USER",
-                                   f"CREATE TRIGGER mine BEFORE UPDATE ON {name} FOR EACH ROW "
-                                   f"EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger()"]
+                                   f"ALTER TABLE {name} OWNER TO CURRENT_USER"]
                     if kind == "S":
                         statements += [f"SELECT pg_catalog.setval('{name}', 1)", f"SELECT pg_catalog.nextval('{name}')"]
                 with self.connect(self.intruder, lock_timeout="3s") as c:
@@ -343,35 +374,49 @@ class Run:
             pesterers = [threading.Thread(target=pester) for _ in range(2)]
             for t in pesterers:
                 t.start()
-
-            latencies, errors = [], {}
-            with self.connect(self.caller, statement_timeout="1s") as c:
-                deadline = time.monotonic() + 4
-                while time.monotonic() < deadline and sum(errors.values()) < 3:
-                    t0 = time.monotonic()
-                    try:
-                        c.execute("SELECT ids.muid_new()")
-                    except psycopg.Error as e:
-                        errors[e.sqlstate] = errors.get(e.sqlstate, 0) + 1
-                    latencies.append(time.monotonic() - t0)
+            time.sleep(0.2)
+            measure("and 2 sessions looping over COMMENT ON, ANALYZE, VACUUM, TRUNCATE, CLUSTER, REINDEX, DROP, ALTER OWNER, setval, nextval", 1.5)
             stop.set()
             for t in pesterers:
                 t.join()
             codes = ", ".join(f"{n} {c}" for c, n in sorted(attempts["codes"].items()))
-            print(f"    meanwhile 2 sessions of {self.intruder}: {attempts['n']} COMMENT ON, ANALYZE, VACUUM, TRUNCATE, CLUSTER, "
-                  f"REINDEX, DROP, ALTER OWNER, CREATE TRIGGER, setval, nextval ({codes})")
-            latencies.sort()
-            print(f"    {self.caller}'s muid_new() with all that held (statement_timeout 1 s): {len(latencies)} calls, "
-                  f"{sum(errors.values())} failed {errors or ''}, median {latencies[len(latencies) // 2] * 1000:.1f} ms, "
-                  f"worst {latencies[-1] * 1000:.1f} ms; the loop in another session: {loop['values']} values, {len(loop['errors'])} errors")
-            self.check(not errors and latencies[-1] < 1.0, f"muid_new under {self.intruder}'s locks: {errors}, worst {latencies[-1]:.3f} s")
+            print(f"      those {attempts['n']} statements: {codes} (ok: ANALYZE and VACUUM skipping, with a warning)")
             self.check(not attempts["ran"], f"{self.intruder} ran: {sorted(attempts['ran'])}")
+
         finally:
             stop.set()
             for c in conns:
                 c.close()
             bg.join()
+        print(f"    the muid_new loop in another session of {self.caller} meanwhile: {loop['values']} values, "
+              f"{len(loop['errors'])} failed {loop['errors'][:3] if loop['errors'] else ''}")
         self.check(not loop["errors"], f"the muid_new loop beside it failed: {loop['errors'][:3]}")
+
+    def queue(self, relations, measure):
+        """Statements that wait for a strong lock before their privilege check (CREATE TRIGGER:
+        SHARE ROW EXCLUSIVE, CREATE RULE: ACCESS EXCLUSIVE), left waiting (lock_timeout 0) behind
+        what P_intruder holds: a queued request stops every later one that conflicts with it."""
+        for oid, name, kind, col in relations:
+            for statement in (f"CREATE TRIGGER mine BEFORE UPDATE ON {name} FOR EACH ROW "
+                              f"EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger()",
+                              f"CREATE RULE mine AS ON UPDATE TO {name} DO INSTEAD NOTHING"):
+                waiting = {}
+
+                def wait(c):
+                    try:
+                        c.execute(statement)
+                        waiting["code"] = "ok"
+                    except psycopg.Error as e:
+                        waiting["code"] = e.sqlstate
+
+                with self.connect(self.intruder, lock_timeout="0", statement_timeout="10s") as c:
+                    t = threading.Thread(target=wait, args=(c,))
+                    t.start()
+                    time.sleep(0.3)
+                    measure(f"while {statement.split(' ')[1]} ... {name} waits", 0.5)
+                    c.cancel()
+                    t.join()
+                self.check(waiting.get("code") in ("42501", "42809", "57014"), f"{statement}: {waiting}")
 
     # ---- 3: schema names that break out of a literal or a dollar quote -----------------------
 
@@ -505,7 +550,7 @@ class Run:
         self.check(after is True, f"muid_new after the owner's commit: {after}")
 
 
-TESTS = ["two_installs", "lockout", "names", "create_rights", "medallion", "cancel"]
+TESTS = ["two_installs", "lockout", "names", "create_rights", "medallion", "cancel", "lock_queue"]
 
 
 def main():
