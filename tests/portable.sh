@@ -11,6 +11,11 @@
 #     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
 #     twice; a cancel behind the timeline's lock leaves none; after a crash restart it goes on past
 #     every value issued;
+#     among roles that do not trust each other (tests/portable_trust.py, issue 31): two installs in one
+#     database never issue the same muid, a role with only CONNECT and USAGE cannot stop muid_new by
+#     any lock it can name, schema names with "$'\ and schemas where another role can create are
+#     refused, the medallion is one per install whatever the session settings, and a cancel behind
+#     the timeline's table lock leaves none;
 #  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension by a pgtle_admin member
 #     that is no superuser, CREATE EXTENSION by a role with only CREATE on one schema, the same
 #     vectors, DROP EXTENSION; the name comb_ext
@@ -173,6 +178,11 @@ highest=$(sed -n 's/^  highest timestamp issued: //p' <<<"$out")
 as_postgres "$PGBIN/pg_ctl" -D "$CLUSTER" -m immediate -w stop >/dev/null
 cluster_start "$CLUSTER" "$PORT"
 "$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_user portable)" ids "$highest"
+lap
+
+say "[pg$MAJOR portable] roles that do not trust each other (issue 31): two installs in one database, a CONNECT-only role's locks, quote characters in schema names, another role's CREATE, the medallion, a cancel behind the table lock"
+# Its own roles trust_* and database trust_db, dropped at the end (tests/portable_trust.py).
+"$PYTHON" "$REPO/tests/portable_trust.py" "$(conninfo postgres postgres)" "$REPO/portable/dist/comb_ext_install.sql"
 lap
 
 say "[pg$MAJOR portable] uninstall: refused while a table uses sno, then every object gone"
