@@ -182,7 +182,9 @@ lap
 
 say "[pg$MAJOR portable] roles that do not trust each other (issue 31): two installs in one database, a CONNECT-only role's locks, quote characters in schema names, another role's CREATE, the medallion, a cancel behind the table lock"
 # Its own roles trust_* and database trust_db, dropped at the end (tests/portable_trust.py).
-"$PYTHON" "$REPO/tests/portable_trust.py" "$(conninfo postgres postgres)" "$REPO/portable/dist/comb_ext_install.sql"
+trust_args=()
+[ $pgtle = yes ] && trust_args=(--pgtle "$REPO/portable/dist/comb_ext_pgtle.sql")  # CREATE EXTENSION's refusals too
+"$PYTHON" "$REPO/tests/portable_trust.py" "$(conninfo postgres postgres)" "$REPO/portable/dist/comb_ext_install.sql" "${trust_args[@]}"
 lap
 
 say "[pg$MAJOR portable] uninstall: refused while a table uses sno, then every object gone"

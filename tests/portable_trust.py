@@ -1,7 +1,7 @@
 """comb_ext's SQL edition among roles that do not trust each other (issue 31): what one role with
 CREATE on its own schema, or with only CONNECT, can do to another's install.
 
-  python tests/portable_trust.py ADMIN_CONNINFO INSTALLER [--control] [--prefix P] [--calls N]
+  python tests/portable_trust.py ADMIN_CONNINFO INSTALLER [--pgtle PGTLE_FILE] [--control] [--prefix P] [--calls N]
 
 ADMIN_CONNINFO is a superuser's connection to the cluster (its dbname is only used to connect);
 INSTALLER is the psql installer (portable/dist/comb_ext_install.sql, or an older one). The script
@@ -22,9 +22,9 @@ makes its own roles P_porter, P_tenant2, P_caller, P_intruder, P_other, P_member
                    ANALYZE, VACUUM, TRUNCATE, CLUSTER, REINDEX, DROP, ALTER OWNER, setval, nextval;
                    meanwhile every muid_new() of P_caller (statement_timeout 1 s) completes
   3 names          schema names with ', ", $, \ (and $$ inside the dollar-quoted bodies): the
-                   installer refuses each (22023) and creates nothing; a name with a space and
-                   upper case installs and works
-  4 create_rights  the installer refuses (42501, naming the role) a schema where another role has
+                   installer, and with --pgtle CREATE EXTENSION through pg_tle, refuse each (22023;
+                   PostgreSQL's own check in CREATE EXTENSION, first, gives 22P02) and create nothing; a name with a space and upper case installs and works
+  4 create_rights  both refuse (42501, naming the role) a schema where another role has
                    CREATE (granted, or as its owner), or PUBLIC has; a member of the installer's
                    role with CREATE is no obstacle
   5 medallion      the derived medallion is one value under three TimeZone/DateStyle pairs and
@@ -62,9 +62,11 @@ class Failed(Exception):
 
 
 class Run:
-    def __init__(self, admin, installer, prefix, calls):
+    def __init__(self, admin, installer, prefix, calls, pgtle=None):
         self.admin = admin
         self.installer_text = open(installer).read()
+        self.pgtle_text = open(pgtle).read() if pgtle else None
+        self.extension = f"{prefix}_comb"
         self.p = prefix
         self.calls = calls
         self.db = f"{prefix}_db"
@@ -107,6 +109,22 @@ class Run:
                 return None
             except psycopg.Error as e:
                 return e.sqlstate, (e.diag.message_primary or str(e))
+
+    def create_extension(self, role, schema):
+        """The pg_tle path: None if CREATE EXTENSION succeeded (then dropped again: a database holds
+        an extension once), else (SQLSTATE, message)."""
+        with self.connect(role) as c:
+            try:
+                c.execute(sql.SQL("CREATE EXTENSION {} SCHEMA {}").format(sql.Identifier(self.extension), sql.Identifier(schema)))
+            except psycopg.Error as e:
+                return e.sqlstate, (e.diag.message_primary or str(e))
+            c.execute(sql.SQL("DROP EXTENSION {}").format(sql.Identifier(self.extension)))
+            return None
+
+    def attempts(self, role, schema):
+        """[(way, outcome)]: CREATE EXTENSION through pg_tle (with --pgtle), then the psql installer."""
+        ways = [("pg_tle", self.create_extension)] if self.pgtle_text else []
+        return [(way, f(role, schema)) for way, f in ways + [("installer", self.install)]]
 
     def objects(self, of, name):
         """Functions, types, relations and operators in schema name (of="namespace"), or owned by
@@ -153,6 +171,12 @@ class Run:
             got = self.install(role, schema)
             if got is not None:
                 raise Failed(f"install by {role} into {schema}: {got}")
+        if self.pgtle_text:
+            # Registered by the superuser (a pgtle_admin member would do), under a name of its own.
+            self.sql_admin("CREATE EXTENSION pg_tle",
+                           sql.SQL("SET comb_ext_install.extension_name = {}").format(sql.Literal(self.extension)),
+                           self.pgtle_text)
+            print(f"  pg_tle: extension {self.extension} registered from {self.pgtle_text.splitlines()[0][3:60]}...")
         print(f"  database {self.db}: {self.porter} installed into ids, {self.tenant2} into t2, each with only CREATE on its own schema")
 
     # ---- 1: two installs in one database -----------------------------------------------------
@@ -426,10 +450,12 @@ class Run:
         before = self.objects("owner", self.porter)
         for name in bad:
             self.schema_for(name, self.porter)
-            got = self.install(self.porter, name)
+            for way, got in self.attempts(self.porter, name):
+                print(f"    schema {name!r}, {way}: {'installed' if got is None else got[0] + ' ' + got[1][:90]}")
+                # Through CREATE EXTENSION, PostgreSQL (15.4 and later) refuses first, with 22P02.
+                expected = ("22023", "22P02") if way == "pg_tle" else ("22023",)
+                self.check(got is not None and got[0] in expected, f"schema {name!r}, {way}: {got}, expected a refusal ({' or '.join(expected)})")
             left = self.objects("namespace", name)
-            print(f"    schema {name!r}: {'installed' if got is None else got[0] + ' ' + got[1][:90]}; {left} objects in it")
-            self.check(got is not None and got[0] == "22023", f"schema {name!r}: {got}, expected a refusal (22023)")
             self.check(left == 0, f"schema {name!r}: {left} objects left")
         after = self.objects("owner", self.porter)
         print(f"    objects owned by {self.porter} before and after: {before}, {after}")
@@ -438,8 +464,8 @@ class Run:
 
         good = "Odd IDs 2"
         self.schema_for(good, self.porter, usage=[self.caller])
-        got = self.install(self.porter, good)
-        self.check(got is None, f"schema {good!r}: {got}, expected an install")
+        for way, got in self.attempts(self.porter, good):
+            self.check(got is None, f"schema {good!r}, {way}: {got}, expected an install")
         if got is None:
             with self.connect(self.caller) as c:
                 s = sql.Identifier(good)
@@ -460,14 +486,15 @@ class Run:
             else:
                 self.sql_admin(sql.SQL("GRANT CREATE ON SCHEMA {} TO {}").format(
                     sql.Identifier(schema), sql.SQL("PUBLIC") if who == "PUBLIC" else sql.Identifier(who)))
-            got = self.install(self.porter, schema)
-            print(f"    schema {schema}, CREATE {how} {who}: "
-                  + ("installed" if got is None else f"{got[0]} {got[1][:110]}") + f"; {self.objects('namespace', schema)} objects in it")
-            if who == self.member:
-                self.check(got is None, f"schema {schema} (CREATE for {who}, a member of {self.porter}): {got}, expected an install")
-            else:
-                self.check(got is not None and got[0] == "42501" and who.lower() in got[1].lower(),
-                           f"schema {schema} (CREATE {how} {who}): {got}, expected 42501 naming {who}")
+            for way, got in self.attempts(self.porter, schema):
+                print(f"    schema {schema}, CREATE {how} {who}, {way}: "
+                      + ("installed" if got is None else f"{got[0]} {got[1][:110]}"))
+                if who == self.member:
+                    self.check(got is None, f"schema {schema} (CREATE for {who}, a member of {self.porter}), {way}: {got}, expected an install")
+                else:
+                    self.check(got is not None and got[0] == "42501" and who.lower() in got[1].lower(),
+                               f"schema {schema} (CREATE {how} {who}), {way}: {got}, expected 42501 naming {who}")
+            if who != self.member:
                 self.check(self.objects("namespace", schema) == 0, f"schema {schema}: objects left")
 
     # ---- 5: the medallion -------------------------------------------------------------------
@@ -561,9 +588,11 @@ def main():
     ap.add_argument("--prefix", default="trust")
     ap.add_argument("--calls", type=int, default=5000, help="muid_new values per session in test 1")
     ap.add_argument("--only", nargs="*", choices=TESTS)
+    ap.add_argument("--pgtle", metavar="PGTLE_FILE", help="also CREATE EXTENSION through pg_tle (preloaded) in tests 3 and 4, "
+                    "registered from this file (portable/dist/comb_ext_pgtle.sql)")
     args = ap.parse_args()
     started = time.monotonic()
-    run = Run(args.admin, args.installer, args.prefix, args.calls)
+    run = Run(args.admin, args.installer, args.prefix, args.calls, args.pgtle)
     run.setup()
     outcomes = {}
     try:
