@@ -239,13 +239,33 @@ class Run:
 
     # ---- 2: a role with only CONNECT and USAGE takes every lock it can name -------------------
 
+    def measure(self, what, seconds):
+        """P_caller's muid_new() (statement_timeout 1 s) for that long, or until 2 fail."""
+        latencies, errors = [], {}
+        with self.connect(self.caller, statement_timeout="1s") as c:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline and sum(errors.values()) < 2:
+                t0 = time.monotonic()
+                try:
+                    c.execute("SELECT ids.muid_new()")
+                except psycopg.Error as e:
+                    errors[e.sqlstate] = errors.get(e.sqlstate, 0) + 1
+                latencies.append(time.monotonic() - t0)
+        latencies.sort()
+        print(f"      {what}: {len(latencies)} calls of muid_new(), {sum(errors.values())} failed{' ' + str(errors) if errors else ''}, "
+              f"median {latencies[len(latencies) // 2] * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms")
+        self.check(not errors and latencies[-1] < 1.0, f"muid_new {what}: {errors or ''} worst {latencies[-1]:.3f} s")
+
+    @staticmethod
+    def relations(conn, schema):
+        """(oid, qualified name, relkind, first column) of every relation in schema, as conn sees them."""
+        return conn.execute("""SELECT c.oid::bigint, pg_catalog.format('%%I.%%I', n.nspname, c.relname), c.relkind::text,
+                (SELECT pg_catalog.quote_ident(a.attname) FROM pg_catalog.pg_attribute AS a
+                 WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1)
+            FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+            WHERE n.nspname = %s ORDER BY c.relname""", (schema,)).fetchall()
+
     def test_lockout(self):
-        self.lockout(queue=False)
-
-    def test_lock_queue(self):
-        self.lockout(queue=True)
-
-    def lockout(self, queue):
         schema = "ids"
         stop = threading.Event()
         loop = {"values": 0, "errors": []}
@@ -258,23 +278,6 @@ class Run:
                         loop["values"] += 20
                     except psycopg.Error as e:
                         loop["errors"].append(e.sqlstate)
-
-        def measure(what, seconds):
-            """P_caller's muid_new() (statement_timeout 1 s) for that long, or until 2 fail."""
-            latencies, errors = [], {}
-            with self.connect(self.caller, statement_timeout="1s") as c:
-                deadline = time.monotonic() + seconds
-                while time.monotonic() < deadline and sum(errors.values()) < 2:
-                    t0 = time.monotonic()
-                    try:
-                        c.execute("SELECT ids.muid_new()")
-                    except psycopg.Error as e:
-                        errors[e.sqlstate] = errors.get(e.sqlstate, 0) + 1
-                    latencies.append(time.monotonic() - t0)
-            latencies.sort()
-            print(f"      {what}: {len(latencies)} calls of muid_new(), {sum(errors.values())} failed{' ' + str(errors) if errors else ''}, "
-                  f"median {latencies[len(latencies) // 2] * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms")
-            self.check(not errors and latencies[-1] < 1.0, f"muid_new {what}: {errors or ''} worst {latencies[-1]:.3f} s")
 
         def attempt(conn, statement):
             """Run in a savepoint: kept (its locks held) if it works, else rolled back; its SQLSTATE."""
@@ -294,11 +297,7 @@ class Run:
             conns.append(advisory := self.connect(self.intruder, lock_timeout="3s"))
             conns.append(locker := self.connect(self.intruder, autocommit=False, lock_timeout="3s"))
             conns.append(calling := self.connect(self.intruder, autocommit=False, statement_timeout="2s"))
-            relations = advisory.execute("""SELECT c.oid::bigint, pg_catalog.format('%%I.%%I', n.nspname, c.relname), c.relkind::text,
-                    (SELECT pg_catalog.quote_ident(a.attname) FROM pg_catalog.pg_attribute AS a
-                     WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1)
-                FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-                WHERE n.nspname = %s ORDER BY c.relname""", (schema,)).fetchall()
+            relations = self.relations(advisory, schema)
             print(f"    {self.intruder} (CONNECT, USAGE on {schema}) sees {len(relations)} relations: "
                   + ", ".join(f"{name} ({kind})" for _, name, kind, _ in relations))
 
@@ -364,9 +363,7 @@ class Run:
             print(f"    held in open transactions: {prepared} PREPAREd statements"
                   + (f" ({', '.join(f'{n} refused {c}' for c, n in failed.items())})" if failed else "")
                   + f" in one, {own}; relation locks held: {held or 'none'}")
-            if queue:
-                return self.queue(relations, measure)
-            measure("with all that held", 1.5)
+            self.measure("with all that held", 1.5)
 
             # Phase 2: in a loop, what could take a lock before its privilege check.
             attempts = {"n": 0, "codes": {}, "ran": set()}
@@ -399,7 +396,7 @@ class Run:
             for t in pesterers:
                 t.start()
             time.sleep(0.2)
-            measure("and 2 sessions looping over COMMENT ON, ANALYZE, VACUUM, TRUNCATE, CLUSTER, REINDEX, DROP, ALTER OWNER, setval, nextval", 1.5)
+            self.measure("and 2 sessions looping over COMMENT ON, ANALYZE, VACUUM, TRUNCATE, CLUSTER, REINDEX, DROP, ALTER OWNER, setval, nextval", 1.5)
             stop.set()
             for t in pesterers:
                 t.join()
@@ -415,32 +412,6 @@ class Run:
         print(f"    the muid_new loop in another session of {self.caller} meanwhile: {loop['values']} values, "
               f"{len(loop['errors'])} failed {loop['errors'][:3] if loop['errors'] else ''}")
         self.check(not loop["errors"], f"the muid_new loop beside it failed: {loop['errors'][:3]}")
-
-    def queue(self, relations, measure):
-        """Statements that wait for a strong lock before their privilege check (CREATE TRIGGER:
-        SHARE ROW EXCLUSIVE, CREATE RULE: ACCESS EXCLUSIVE), left waiting (lock_timeout 0) behind
-        what P_intruder holds: a queued request stops every later one that conflicts with it."""
-        for oid, name, kind, col in relations:
-            for statement in (f"CREATE TRIGGER mine BEFORE UPDATE ON {name} FOR EACH ROW "
-                              f"EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger()",
-                              f"CREATE RULE mine AS ON UPDATE TO {name} DO INSTEAD NOTHING"):
-                waiting = {}
-
-                def wait(c):
-                    try:
-                        c.execute(statement)
-                        waiting["code"] = "ok"
-                    except psycopg.Error as e:
-                        waiting["code"] = e.sqlstate
-
-                with self.connect(self.intruder, lock_timeout="0", statement_timeout="10s") as c:
-                    t = threading.Thread(target=wait, args=(c,))
-                    t.start()
-                    time.sleep(0.3)
-                    measure(f"while {statement.split(' ')[1]} ... {name} waits", 0.5)
-                    c.cancel()
-                    t.join()
-                self.check(waiting.get("code") in ("42501", "42809", "57014"), f"{statement}: {waiting}")
 
     # ---- 3: schema names that break out of a literal or a dollar quote -----------------------
 
@@ -576,6 +547,42 @@ class Run:
         self.check(locks[0] == 0, f"locks left behind: {locks[1]}")
         self.check(after is True, f"muid_new after the owner's commit: {after}")
 
+
+    # ---- 7: a lock request left waiting, before its privilege check --------------------------
+
+    def test_lock_queue(self):
+        """P_intruder holds nothing but what its own muid_new() call leaves in its open transaction;
+        CREATE TRIGGER (SHARE ROW EXCLUSIVE) and CREATE RULE (ACCESS EXCLUSIVE) queue their lock
+        before they check ownership, and a waiting request stops every later conflicting one."""
+        with self.connect(self.intruder, autocommit=False) as holder, self.connect() as admin:
+            holder.execute("SELECT ids.muid_new()")
+            relations = self.relations(holder, "ids")
+            held = admin.execute("""SELECT pg_catalog.string_agg(l.mode || ' on ' || l.relation::regclass::text, ', ' ORDER BY 1)
+                FROM pg_catalog.pg_locks AS l WHERE l.pid = %s AND l.locktype = 'relation'
+                AND l.relation IN (SELECT oid FROM pg_catalog.pg_class WHERE relnamespace = 'ids'::regnamespace)""",
+                                 (holder.info.backend_pid,)).fetchone()[0]
+            print(f"    {self.intruder}: BEGIN; SELECT ids.muid_new(); left open, holds {held or 'nothing'}; then, in another session, with lock_timeout 0:")
+            for oid, name, kind, col in relations:
+                for statement in (f"CREATE TRIGGER mine BEFORE UPDATE ON {name} FOR EACH ROW "
+                                  f"EXECUTE FUNCTION pg_catalog.suppress_redundant_updates_trigger()",
+                                  f"CREATE RULE mine AS ON UPDATE TO {name} DO INSTEAD NOTHING"):
+                    waiting = {}
+
+                    def wait(c):
+                        try:
+                            c.execute(statement)
+                            waiting["code"] = "ok"
+                        except psycopg.Error as e:
+                            waiting["code"] = e.sqlstate
+
+                    with self.connect(self.intruder, lock_timeout="0", statement_timeout="10s") as c:
+                        t = threading.Thread(target=wait, args=(c,))
+                        t.start()
+                        time.sleep(0.3)
+                        self.measure(f"while CREATE {statement.split(' ')[1]} ... ON {name} waits", 0.5)
+                        c.cancel()
+                        t.join()
+                    self.check(waiting.get("code") in ("42501", "42809", "57014"), f"{statement}: {waiting}")
 
 TESTS = ["two_installs", "lockout", "names", "create_rights", "medallion", "cancel", "lock_queue"]
 
