@@ -180,7 +180,7 @@ cluster_start "$CLUSTER" "$PORT"
 "$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_user portable)" ids "$highest"
 lap
 
-say "[pg$MAJOR portable] roles that do not trust each other (issue 31): two installs in one database, a CONNECT-only role's locks, quote characters in schema names, another role's CREATE, the medallion, a cancel behind the table lock"
+say "[pg$MAJOR portable] roles that do not trust each other (issue 31): two installs in one database, a CONNECT-only role's locks, quote characters in schema names, another role's CREATE, the medallion, a cancel behind the table lock, a CREATE RULE/TRIGGER left waiting"
 # Its own roles trust_* and database trust_db, dropped at the end (tests/portable_trust.py).
 trust_args=()
 [ $pgtle = yes ] && trust_args=(--pgtle "$REPO/portable/dist/comb_ext_pgtle.sql")  # CREATE EXTENSION's refusals too
