@@ -1,10 +1,12 @@
 -- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
 -- Every name here has the compiled edition's signature (src/families/sno.rs, src/families/muid.rs, src/families/uid8.rs) and
 -- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
--- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
+-- Generators: muid_new, with a timeline per install kept in a sequence (docs/portable.md says
 -- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
 -- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
--- substitute it, portable/build.py does for the psql installer.
+-- substitute it, portable/build.py does for the psql installer. muid_new's two relations are
+-- @stateschema@.name: the psql installer can put them in a schema of their own, which callers
+-- cannot name (docs/portable.md, "Threat model"); elsewhere it is @extschema@.
 -- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
 -- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
 -- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
@@ -301,7 +303,7 @@ AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), 
 -- because it is not transactional: a rollback does not take it back, and its changes are visible to
 -- every session at once. Only muid_new writes it, holding the lock on _muid_state, so that reading
 -- it and moving it on are one step.
-CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
+CREATE SEQUENCE @stateschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
 
 -- This install's state, one row, which only the installing role can change: `install`, drawn at
 -- install time, sets two installs of one database apart; `medallion` is the one the owner pinned
@@ -309,12 +311,15 @@ CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 450359
 -- locks: no other role can take a lock on it that conflicts with SHARE UPDATE EXCLUSIVE (LOCK
 -- TABLE checks privileges first; what parsing a statement takes without privileges, ACCESS SHARE,
 -- ROW SHARE, ROW EXCLUSIVE, does not conflict with it), where an advisory lock is anyone's to take.
-CREATE TABLE @extschema@._muid_state (
+-- (A role that can name it can still queue a request for a stronger lock before PostgreSQL checks
+-- its privileges, CREATE RULE for one, and every later request waits behind that one: hence the
+-- state schema that callers cannot name.)
+CREATE TABLE @stateschema@._muid_state (
     install uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
     medallion bigint,
     single boolean NOT NULL DEFAULT true PRIMARY KEY CHECK (single)
 );
-INSERT INTO @extschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
+INSERT INTO @stateschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
 
 -- This install's medallion: the pinned one, else 0x10000000000 | 40 bits of a SHA-256 of the
 -- cluster's system identifier, the server's start time, the database and the install, all in
@@ -330,7 +335,7 @@ DECLARE
     install uuid;
     system_identifier bigint := 0;
 BEGIN
-    SELECT s.medallion, s.install INTO pinned, install FROM @extschema@._muid_state AS s;
+    SELECT s.medallion, s.install INTO pinned, install FROM @stateschema@._muid_state AS s;
     IF pinned IS NOT NULL THEN
         RETURN pinned;
     END IF;
@@ -363,7 +368,7 @@ BEGIN
             MESSAGE = pg_catalog.format('muid_set_medallion: medallion %s is out of range: valid range is 0 to 17592186044414 (0xFFFFFFFFFFE)', medallion),
             HINT = 'Nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF; NULL goes back to the derived medallion.';
     END IF;
-    UPDATE @extschema@._muid_state SET medallion = muid_set_medallion.medallion;
+    UPDATE @stateschema@._muid_state SET medallion = muid_set_medallion.medallion;
     RETURN @extschema@._muid_medallion();
 END
 $$;
@@ -388,9 +393,9 @@ DECLARE
 BEGIN
     LOOP
         BEGIN
-            LOCK TABLE @extschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
+            LOCK TABLE @stateschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
             now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
-            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @extschema@._muid_timeline AS t;
+            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @stateschema@._muid_timeline AS t;
             IF next >= 4503599627370495 THEN
                 RAISE EXCEPTION USING ERRCODE = '22008',
                     MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';

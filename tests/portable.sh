@@ -14,8 +14,9 @@
 #     among roles that do not trust each other (tests/portable_trust.py, issue 31): two installs in one
 #     database never issue the same muid, a role with only CONNECT and USAGE cannot stop muid_new by
 #     any lock it can name, schema names with "$'\ and schemas where another role can create are
-#     refused, the medallion is one per install whatever the session settings, and a cancel behind
-#     the timeline's table lock leaves none;
+#     refused, the medallion is one per install whatever the session settings, a cancel behind
+#     the timeline's table lock leaves none, and with a state schema no CREATE RULE/TRIGGER left
+#     waiting stalls muid_new; an install and uninstall with a state schema;
 #  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension by a pgtle_admin member
 #     that is no superuser, CREATE EXTENSION by a role with only CREATE on one schema, the same
 #     vectors, DROP EXTENSION; the name comb_ext
@@ -197,6 +198,20 @@ left=$(admin -d portable -c "SELECT (SELECT count(*) FROM pg_catalog.pg_proc WHE
     + (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace = 'ids'::regnamespace)")
 [ "$left" = 0 ] || { echo "uninstall left $left objects in schema ids" >&2; exit 1; }
 echo "  schema ids is empty again"
+# With a state schema (comb_ext_install.state_schema): muid_new's relations there, and the
+# uninstaller, given the same setting, removes them too.
+admin -d portable -c "CREATE SCHEMA ids_state" -c "GRANT USAGE, CREATE ON SCHEMA ids_state TO portable_user"
+as_role portable_user -d portable -c 'SET search_path = ids' -c 'SET comb_ext_install.state_schema = ids_state' -f "$REPO/portable/dist/comb_ext_install.sql"
+placed=$(admin -d portable -c "SELECT pg_catalog.string_agg(c.relnamespace::regnamespace || '.' || c.relname, ' ' ORDER BY c.relname)
+    FROM pg_catalog.pg_class AS c WHERE c.relnamespace IN ('ids'::regnamespace, 'ids_state'::regnamespace)")
+[ "$placed" = "ids_state._muid_state ids_state._muid_state_pkey ids_state._muid_timeline" ] ||
+    { echo "  FAILED: with state schema ids_state the relations are: $placed" >&2; exit 1; }
+[ -n "$(as_role portable_user -d portable -c 'SELECT ids.muid_new()')" ]
+as_role portable_user -d portable -c 'SET search_path = ids' -c 'SET comb_ext_install.state_schema = ids_state' -f "$REPO/portable/dist/comb_ext_uninstall.sql"
+left=$(admin -d portable -c "SELECT (SELECT count(*) FROM pg_catalog.pg_proc WHERE pronamespace = 'ids'::regnamespace)
+    + (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace IN ('ids'::regnamespace, 'ids_state'::regnamespace))")
+[ "$left" = 0 ] || { echo "uninstall with a state schema left $left objects" >&2; exit 1; }
+echo "  with comb_ext_install.state_schema = ids_state: muid_new's three relations there, none in ids; uninstalled, both empty"
 lap
 
 if [ $pgtle = yes ]; then

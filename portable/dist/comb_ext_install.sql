@@ -9,6 +9,9 @@ DO $comb_ext_block$
 DECLARE
     target text := pg_catalog.current_schema();
     target_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname = pg_catalog.current_schema());
+    state text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema());
+    state_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n
+                      WHERE n.nspname = coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema()));
     clash text;
 BEGIN
     IF target IS NULL THEN
@@ -24,7 +27,7 @@ BEGIN
         WHERE t.typnamespace = target_oid AND t.typname = ANY (ARRAY['comb_format', '_comb_unix_clock', '_comb_unix_position', 'sno', 'uid8_mode']::text[])
         UNION ALL
         SELECT c.relname::text FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
+        WHERE c.relnamespace IN (target_oid, state_oid) AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
         UNION ALL
         SELECT o.oprname::text FROM pg_catalog.pg_operator AS o
         WHERE o.oprnamespace = target_oid AND o.oprname = ANY (ARRAY['#<#', '#<=#', '#>=#', '#>#']::text[])
@@ -39,91 +42,135 @@ BEGIN
     EXECUTE $comb_ext_script$
 -- comb_ext SQL edition: refuses a schema it cannot be safe in (docs/portable.md, "Threat model").
 -- Runs first, in the schema being installed into (the search_path's first: the DO installer's and
--- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas.
+-- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas; and checks the
+-- state schema the psql installer is given (comb_ext_install.state_schema), if any.
 DO $guard$
 DECLARE
     target constant text := pg_catalog.current_schema();
+    state constant text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''),
+                                    pg_catalog.current_schema());
+    schema_name text;
+    privileges text;
     others text;
 BEGIN
-    -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
-    -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
-    IF target ~ '["$''\\]' THEN
-        RAISE EXCEPTION USING ERRCODE = '22023',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(target)),
-            HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
-    END IF;
-    -- Any other role that can create objects here could plant an overload or operator that the
-    -- edition's callers would run (docs/portable.md). Superusers can do anything anyway, and
-    -- members of the installing role act as it.
-    -- (With PUBLIC, every role can: the message names PUBLIC alone.)
-    SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
-                ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
-    INTO others FROM (
-        SELECT 'PUBLIC' AS who
-        FROM pg_catalog.pg_namespace AS n,
-             pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
-        WHERE n.nspname = target AND a.grantee = 0 AND a.privilege_type = 'CREATE'
-        UNION
-        SELECT r.rolname::text
-        FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
-        WHERE n.nspname = target AND NOT r.rolsuper AND r.rolname <> current_user
-          AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
-          AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
-    ) AS found;
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = '42501',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
-                                        pg_catalog.quote_ident(target), others),
-            DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
-            HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
-                                     pg_catalog.quote_ident(target), others);
-    END IF;
+    FOREACH schema_name IN ARRAY ARRAY[target, state] LOOP
+        -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
+        -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
+        IF schema_name ~ '["$''\\]' THEN
+            RAISE EXCEPTION USING ERRCODE = '22023',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(schema_name)),
+                HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
+        END IF;
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace AS n WHERE n.nspname = schema_name) THEN
+            RAISE EXCEPTION USING ERRCODE = '3F000',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s does not exist', pg_catalog.quote_ident(schema_name));
+        END IF;
+        -- Any other role that can create objects in the edition's schema could plant an overload or
+        -- operator its callers would run; in the state schema, any other that can even name its
+        -- relations could queue a lock request in front of muid_new's. Superusers can do anything
+        -- anyway, and members of the installing role act as it. Predefined roles (pg_read_all_data
+        -- can use every schema) are not named: their members are, each. (With PUBLIC, every role
+        -- can: the message names PUBLIC alone.)
+        privileges := CASE WHEN schema_name = target THEN 'CREATE' ELSE 'USAGE, CREATE' END;
+        SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
+                    ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
+        INTO others FROM (
+            SELECT 'PUBLIC' AS who
+            FROM pg_catalog.pg_namespace AS n,
+                 pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
+            WHERE n.nspname = schema_name AND a.grantee = 0
+              AND a.privilege_type = ANY (pg_catalog.string_to_array(privileges, ', '))
+            UNION
+            SELECT r.rolname::text
+            FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
+            WHERE n.nspname = schema_name AND NOT r.rolsuper AND r.rolname <> current_user AND r.oid >= 16384
+              AND pg_catalog.has_schema_privilege(r.oid, n.oid, privileges)
+              AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
+        ) AS found;
+        IF others IS NOT NULL AND schema_name = target THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
+                HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        ELSIF others IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: state schema %s is not private: %s can use it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A role that can name muid_new''s relations can queue a lock request that stops every muid_new call.',
+                HINT = pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA %s FROM %s; the callers need USAGE on the edition''s schema only.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        END IF;
+    END LOOP;
 END
 $guard$;
 $comb_ext_script$;
-    EXECUTE pg_catalog.replace($comb_ext_script$
+    EXECUTE pg_catalog.replace(pg_catalog.replace($comb_ext_script$
 -- ==== portable/_guard.sql ====
 -- comb_ext SQL edition: refuses a schema it cannot be safe in (docs/portable.md, "Threat model").
 -- Runs first, in the schema being installed into (the search_path's first: the DO installer's and
--- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas.
+-- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas; and checks the
+-- state schema the psql installer is given (comb_ext_install.state_schema), if any.
 DO $guard$
 DECLARE
     target constant text := pg_catalog.current_schema();
+    state constant text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''),
+                                    pg_catalog.current_schema());
+    schema_name text;
+    privileges text;
     others text;
 BEGIN
-    -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
-    -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
-    IF target ~ '["$''\\]' THEN
-        RAISE EXCEPTION USING ERRCODE = '22023',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(target)),
-            HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
-    END IF;
-    -- Any other role that can create objects here could plant an overload or operator that the
-    -- edition's callers would run (docs/portable.md). Superusers can do anything anyway, and
-    -- members of the installing role act as it.
-    -- (With PUBLIC, every role can: the message names PUBLIC alone.)
-    SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
-                ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
-    INTO others FROM (
-        SELECT 'PUBLIC' AS who
-        FROM pg_catalog.pg_namespace AS n,
-             pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
-        WHERE n.nspname = target AND a.grantee = 0 AND a.privilege_type = 'CREATE'
-        UNION
-        SELECT r.rolname::text
-        FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
-        WHERE n.nspname = target AND NOT r.rolsuper AND r.rolname <> current_user
-          AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
-          AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
-    ) AS found;
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = '42501',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
-                                        pg_catalog.quote_ident(target), others),
-            DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
-            HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
-                                     pg_catalog.quote_ident(target), others);
-    END IF;
+    FOREACH schema_name IN ARRAY ARRAY[target, state] LOOP
+        -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
+        -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
+        IF schema_name ~ '["$''\\]' THEN
+            RAISE EXCEPTION USING ERRCODE = '22023',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(schema_name)),
+                HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
+        END IF;
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace AS n WHERE n.nspname = schema_name) THEN
+            RAISE EXCEPTION USING ERRCODE = '3F000',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s does not exist', pg_catalog.quote_ident(schema_name));
+        END IF;
+        -- Any other role that can create objects in the edition's schema could plant an overload or
+        -- operator its callers would run; in the state schema, any other that can even name its
+        -- relations could queue a lock request in front of muid_new's. Superusers can do anything
+        -- anyway, and members of the installing role act as it. Predefined roles (pg_read_all_data
+        -- can use every schema) are not named: their members are, each. (With PUBLIC, every role
+        -- can: the message names PUBLIC alone.)
+        privileges := CASE WHEN schema_name = target THEN 'CREATE' ELSE 'USAGE, CREATE' END;
+        SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
+                    ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
+        INTO others FROM (
+            SELECT 'PUBLIC' AS who
+            FROM pg_catalog.pg_namespace AS n,
+                 pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
+            WHERE n.nspname = schema_name AND a.grantee = 0
+              AND a.privilege_type = ANY (pg_catalog.string_to_array(privileges, ', '))
+            UNION
+            SELECT r.rolname::text
+            FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
+            WHERE n.nspname = schema_name AND NOT r.rolsuper AND r.rolname <> current_user AND r.oid >= 16384
+              AND pg_catalog.has_schema_privilege(r.oid, n.oid, privileges)
+              AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
+        ) AS found;
+        IF others IS NOT NULL AND schema_name = target THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
+                HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        ELSIF others IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: state schema %s is not private: %s can use it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A role that can name muid_new''s relations can queue a lock request that stops every muid_new call.',
+                HINT = pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA %s FROM %s; the callers need USAGE on the edition''s schema only.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        END IF;
+    END LOOP;
 END
 $guard$;
 
@@ -777,10 +824,12 @@ $$;
 -- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
 -- Every name here has the compiled edition's signature (src/families/sno.rs, src/families/muid.rs, src/families/uid8.rs) and
 -- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
--- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
+-- Generators: muid_new, with a timeline per install kept in a sequence (docs/portable.md says
 -- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
 -- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
--- substitute it, portable/build.py does for the psql installer.
+-- substitute it, portable/build.py does for the psql installer. muid_new's two relations are
+-- @stateschema@.name: the psql installer can put them in a schema of their own, which callers
+-- cannot name (docs/portable.md, "Threat model"); elsewhere it is @extschema@.
 -- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
 -- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
 -- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
@@ -1077,7 +1126,7 @@ AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), 
 -- because it is not transactional: a rollback does not take it back, and its changes are visible to
 -- every session at once. Only muid_new writes it, holding the lock on _muid_state, so that reading
 -- it and moving it on are one step.
-CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
+CREATE SEQUENCE @stateschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
 
 -- This install's state, one row, which only the installing role can change: `install`, drawn at
 -- install time, sets two installs of one database apart; `medallion` is the one the owner pinned
@@ -1085,12 +1134,15 @@ CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 450359
 -- locks: no other role can take a lock on it that conflicts with SHARE UPDATE EXCLUSIVE (LOCK
 -- TABLE checks privileges first; what parsing a statement takes without privileges, ACCESS SHARE,
 -- ROW SHARE, ROW EXCLUSIVE, does not conflict with it), where an advisory lock is anyone's to take.
-CREATE TABLE @extschema@._muid_state (
+-- (A role that can name it can still queue a request for a stronger lock before PostgreSQL checks
+-- its privileges, CREATE RULE for one, and every later request waits behind that one: hence the
+-- state schema that callers cannot name.)
+CREATE TABLE @stateschema@._muid_state (
     install uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
     medallion bigint,
     single boolean NOT NULL DEFAULT true PRIMARY KEY CHECK (single)
 );
-INSERT INTO @extschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
+INSERT INTO @stateschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
 
 -- This install's medallion: the pinned one, else 0x10000000000 | 40 bits of a SHA-256 of the
 -- cluster's system identifier, the server's start time, the database and the install, all in
@@ -1106,7 +1158,7 @@ DECLARE
     install uuid;
     system_identifier bigint := 0;
 BEGIN
-    SELECT s.medallion, s.install INTO pinned, install FROM @extschema@._muid_state AS s;
+    SELECT s.medallion, s.install INTO pinned, install FROM @stateschema@._muid_state AS s;
     IF pinned IS NOT NULL THEN
         RETURN pinned;
     END IF;
@@ -1139,7 +1191,7 @@ BEGIN
             MESSAGE = pg_catalog.format('muid_set_medallion: medallion %s is out of range: valid range is 0 to 17592186044414 (0xFFFFFFFFFFE)', medallion),
             HINT = 'Nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF; NULL goes back to the derived medallion.';
     END IF;
-    UPDATE @extschema@._muid_state SET medallion = muid_set_medallion.medallion;
+    UPDATE @stateschema@._muid_state SET medallion = muid_set_medallion.medallion;
     RETURN @extschema@._muid_medallion();
 END
 $$;
@@ -1164,9 +1216,9 @@ DECLARE
 BEGIN
     LOOP
         BEGIN
-            LOCK TABLE @extschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
+            LOCK TABLE @stateschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
             now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
-            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @extschema@._muid_timeline AS t;
+            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @stateschema@._muid_timeline AS t;
             IF next >= 4503599627370495 THEN
                 RAISE EXCEPTION USING ERRCODE = '22008',
                     MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';
@@ -1271,7 +1323,8 @@ SELECT CASE WHEN pg_catalog.length(bytes) = 8 THEN ('x' || pg_catalog.encode(byt
 ELSE @extschema@._ids_raise('22P03', pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL, NULL::bigint)
 END
 $$;
-$comb_ext_script$, '@extschema@', pg_catalog.quote_ident(target));
-    RAISE NOTICE 'comb_ext SQL edition 0.6.0 installed in schema %', target;
+$comb_ext_script$, '@stateschema@', pg_catalog.quote_ident(state)), '@extschema@', pg_catalog.quote_ident(target));
+    RAISE NOTICE '%', pg_catalog.format('comb_ext SQL edition 0.6.0 installed in schema %s%s', target,
+        CASE WHEN state <> target THEN pg_catalog.format(', muid_new''s state in schema %s', state) ELSE '' END);
 END
 $comb_ext_block$;

@@ -8,6 +8,9 @@ DO $comb_ext_block$
 DECLARE
     target text := pg_catalog.current_schema();
     target_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname = pg_catalog.current_schema());
+    state text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema());
+    state_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n
+                      WHERE n.nspname = coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema()));
     remaining text[];
     object text;
     dropped boolean;
@@ -24,9 +27,10 @@ BEGIN
         FROM pg_catalog.pg_proc AS p
         WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_comb_ts', '_comb_us', '_comb_clock', '_comb_range_start', '_comb_range_end', '_comb_range_text', '_comb_max_units', '_comb_out_of_range', '_comb_finite_us', '_comb_position', '_comb_unit_us', '_comb_field', '_comb_compose', '_comb_hi', '_comb_lo', '_comb_at', '_comb_random', 'comb_uuid', '_comb_unix_clock_refused', '_comb_unix_position_refused', 'comb_stamp', 'comb_timestamp', 'comb_floor', 'comb_is_ticks', 'uuid_sqlserver_key', 'uuid_binary_key', 'uuid_sqlserver_cmp', 'uuid_sqlserver_lt', 'uuid_sqlserver_le', 'uuid_sqlserver_ge', 'uuid_sqlserver_gt', 'comb_range_bound', 'comb_range_lower', 'comb_range_upper', 'comb_in_range', '_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_muid_medallion', 'muid_set_medallion', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea']::text[])
         UNION ALL
-        SELECT pg_catalog.format('DROP %s %I.%I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END, target, c.relname)
+        SELECT pg_catalog.format('DROP %s %I.%I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END,
+                                 CASE WHEN c.relnamespace = target_oid THEN target ELSE state END, c.relname)
         FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
+        WHERE c.relnamespace IN (target_oid, state_oid) AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
         UNION ALL
         SELECT pg_catalog.format('DROP %s %I.%I', CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, target, t.typname)
         FROM pg_catalog.pg_type AS t
