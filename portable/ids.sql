@@ -164,8 +164,7 @@ RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN NOT ((ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
-              AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255551999))) THEN
+    WHEN f.units IS NULL THEN
         @extschema@._ids_raise('22008'::pg_catalog.text, pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
             NULL::pg_catalog.text)::@extschema@.sno
     WHEN (meta OPERATOR(pg_catalog.<) 0) OR (meta OPERATOR(pg_catalog.>) 255) THEN
@@ -174,9 +173,16 @@ SELECT CASE
         @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL::pg_catalog.text)::@extschema@.sno
     WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 65535) THEN
         @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL::pg_catalog.text)::@extschema@.sno
-    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog./) 4000,
-                                 tick, meta, partition, sequence)
+    ELSE @extschema@._sno_encode(f.units, tick, meta, partition, sequence)
 END
+-- The 4 ms units since 2010, NULL outside sno's range. In a subquery (kept by OFFSET 0) so that
+-- _sno_encode gets a plain column and _sno_chars is inlined: with the whole expression as its
+-- argument it is not, and this function (never inlined: timestamptz + interval is STABLE) would
+-- parse and plan _sno_chars again at every call.
+FROM (SELECT CASE WHEN (ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
+                       AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255551999))
+                  THEN (@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog./) 4000 END
+      OFFSET 0) AS f(units)
 $$;
 
 -- The smallest sno whose sno_time is at or after ts, for range scans:
@@ -187,13 +193,17 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
     WHEN ts OPERATOR(pg_catalog.<=) pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
-    WHEN ts OPERATOR(pg_catalog.>) @extschema@._ids_from_unix_us(3461327255548000) THEN
+    WHEN f.units IS NULL THEN
         @extschema@._ids_raise('22008'::pg_catalog.text, pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
             NULL::pg_catalog.text)::@extschema@.sno
-    -- Units rounded up: the first whole unit at or after ts.
-    ELSE @extschema@._sno_encode(((@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog.+) 3999) OPERATOR(pg_catalog./) 4000,
-                                 false, 0, 0, 0)
+    ELSE @extschema@._sno_encode(f.units, false, 0, 0, 0)
 END
+-- Units rounded up: the first whole unit at or after ts; NULL past the last. A subquery, as in
+-- sno_from_parts, so that _sno_chars is inlined.
+FROM (SELECT CASE WHEN (ts OPERATOR(pg_catalog.>) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
+                       AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255548000))
+                  THEN ((@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog.+) 3999) OPERATOR(pg_catalog./) 4000 END
+      OFFSET 0) AS f(units)
 $$;
 
 -- Comparison and min/max of two snos, as the compiled edition's support functions (text order
