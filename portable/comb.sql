@@ -4,7 +4,11 @@
 --
 -- @extschema@ is the schema the edition is installed in: the assembly substitutes it, and CREATE
 -- EXTENSION (pg_tle) does so natively. Everything else is qualified with pg_catalog, so no caller's
--- search_path can change what runs. PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- search_path can change what runs. Every call of the edition's own functions passes exactly the
+-- declared argument types (literals cast: 'comb_floor'::text, NULL::integer, 0::bigint; defaulted
+-- arguments given), as PostgreSQL takes an exact match first: an overload planted in @extschema@ by
+-- a role with CREATE there (comb_floor(text, ...), _comb_compose(integer, ...)) never takes the call
+-- (tests/portable_planting.py). PL/pgSQL functions run with search_path = pg_catalog, pg_temp
 -- (but the two key functions, which use no operator and are called once per index entry); the SQL
 -- functions are inlined by the planner, which a SET clause would prevent, so they spell every
 -- operator out as OPERATOR(pg_catalog.x) (and, as those all bind alike, parenthesize every group).
@@ -219,7 +223,7 @@ DECLARE
 BEGIN
     IF clock = 2 THEN
         RETURN @extschema@._comb_compose(@extschema@._comb_hi(random), @extschema@._comb_lo(random),
-                                         pos, NULL, true, format);
+                                         pos, NULL::integer, true, format);
     END IF;
     RETURN @extschema@._comb_compose(@extschema@._comb_hi(random), @extschema@._comb_lo(random),
                                      @extschema@._comb_field(pos >> 12, clock), (pos & 4095)::integer, true, format);
@@ -282,13 +286,13 @@ DECLARE
     r text;
 BEGIN
     IF pos IS NULL THEN
-        PERFORM @extschema@._comb_position('comb_uuid', now_us, format);  -- raises 22008
+        PERFORM @extschema@._comb_position('comb_uuid'::text, now_us, format);  -- raises 22008
     END IF;
     IF next_free > pos THEN
         pos := next_free;
         field := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
         IF field > @extschema@._comb_max_units(clock) THEN
-            PERFORM @extschema@._comb_out_of_range('comb_uuid',
+            PERFORM @extschema@._comb_out_of_range('comb_uuid'::text,
                 @extschema@._comb_ts(@extschema@._comb_unit_us(field - 1, clock))::text, format);
         END IF;
     END IF;
@@ -330,7 +334,7 @@ END $$;
 CREATE FUNCTION @extschema@._comb_unix_clock_refused(us bigint) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    PERFORM @extschema@._comb_position('comb_uuid', us, 'postgresql');  -- raises for any time outside
+    PERFORM @extschema@._comb_position('comb_uuid'::text, us, 'postgresql'::@extschema@.comb_format);  -- raises for any time outside
     RETURN false;
 END $$;
 CREATE DOMAIN @extschema@._comb_unix_clock AS bigint CHECK (
@@ -339,8 +343,8 @@ CREATE DOMAIN @extschema@._comb_unix_clock AS bigint CHECK (
 CREATE FUNCTION @extschema@._comb_unix_position_refused(pos bigint) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    PERFORM @extschema@._comb_out_of_range('comb_uuid', @extschema@._comb_ts(@extschema@._comb_unit_us((pos >> 12) - 1, 0))::text,
-                                           'postgresql');
+    PERFORM @extschema@._comb_out_of_range('comb_uuid'::text, @extschema@._comb_ts(@extschema@._comb_unit_us((pos >> 12) - 1, 0))::text,
+                                           'postgresql'::@extschema@.comb_format);
     RETURN false;
 END $$;
 -- 1037935824076799999: the last position of the unix clock, 253402300799999 * 4096 + 4095.
@@ -393,7 +397,7 @@ CREATE FUNCTION @extschema@.comb_uuid(ts timestamptz, format @extschema@.comb_fo
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     RETURN @extschema@._comb_at(@extschema@._comb_random(format),
-        @extschema@._comb_position('comb_uuid', @extschema@._comb_finite_us('comb_uuid', ts, format), format), format);
+        @extschema@._comb_position('comb_uuid'::text, @extschema@._comb_finite_us('comb_uuid'::text, ts, format), format), format);
 END $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -406,10 +410,10 @@ RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     clock constant integer := @extschema@._comb_clock(format);
-    pos constant bigint := @extschema@._comb_position('comb_stamp', @extschema@._comb_finite_us('comb_stamp', ts, format), format);
+    pos constant bigint := @extschema@._comb_position('comb_stamp'::text, @extschema@._comb_finite_us('comb_stamp'::text, ts, format), format);
 BEGIN
     RETURN @extschema@._comb_compose(@extschema@._comb_hi(base), @extschema@._comb_lo(base),
-        @extschema@._comb_field(CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END, clock), NULL,
+        @extschema@._comb_field(CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END, clock), NULL::integer,
         format IN ('ticks', 'uuidv7'), format);
 END $$;
 
@@ -477,8 +481,8 @@ CREATE FUNCTION @extschema@.comb_floor(ts timestamptz, format @extschema@.comb_f
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     clock constant integer := @extschema@._comb_clock(format);
-    us constant bigint := @extschema@._comb_finite_us('comb_floor', ts, format);
-    pos constant bigint := @extschema@._comb_position('comb_floor', us, format);
+    us constant bigint := @extschema@._comb_finite_us('comb_floor'::text, ts, format);
+    pos constant bigint := @extschema@._comb_position('comb_floor'::text, us, format);
     units bigint := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
     field bigint;
 BEGIN
@@ -498,7 +502,7 @@ BEGIN
     ELSE
         field := @extschema@._comb_field(units, clock);
     END IF;
-    RETURN @extschema@._comb_compose(0, 0, field, NULL, format = 'uuidv7', format);
+    RETURN @extschema@._comb_compose(0::bigint, 0::bigint, field, NULL::integer, format = 'uuidv7', format);
 END $$;
 
 -- Seed 001's IsComb: string byte 7 has its two high bits set (high nibble 0xC for every ticks COMB).

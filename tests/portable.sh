@@ -5,7 +5,9 @@
 #     database), in a database where no comb_ext library is loaded or declared; every entry of
 #     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and for the COMB family
 #     (tests/portable_comb_vectors.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
-#     with TEMP granted for it); a second install into the same schema and an
+#     with TEMP granted for it); overloads and operators planted in the edition's schema by a role
+#     granted CREATE there never run in the edition's place (tests/portable_planting.py, in a
+#     database of its own); a second install into the same schema and an
 #     install into a schema without CREATE are refused; the uninstall stops while a table uses sno and
 #     then removes every object;
 #     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
@@ -160,6 +162,15 @@ shadowed=$(as_role portable_user -d portable -c "SET search_path = shadow, pg_ca
 [ "$shadowed" = "$(printf 't\nf\nt')" ] || { echo "  FAILED: comb_uuid() under search_path = shadow, pg_catalog, ids: values not as the edition makes them ($shadowed)" >&2; exit 1; }
 echo "  comb_uuid() under that search_path: 1000 values from the clock and 1000 from a session state, distinct, increasing, version 4 variant 10, random tails, holding their time"
 admin -d portable -c "DROP SCHEMA shadow CASCADE" 2>/dev/null
+lap
+
+say "[pg$MAJOR portable] overloads and operators planted in the edition's schema by a role granted CREATE there after the install: none runs"
+# Its own database: it makes roles planting_owner/planter/caller, installs as the first, grants
+# CREATE to the second, plants overloads of every function and operators on the edition's and the
+# base types (from the catalog), then calls every public function and the vectors (tests/portable_planting.py).
+admin -d postgres -c "CREATE DATABASE planting"
+"$PYTHON" "$REPO/tests/portable_planting.py" "$(conninfo postgres planting)" ids --install "$REPO/portable/dist/comb_ext_install.sql"
+admin -d postgres -c "DROP DATABASE planting"
 lap
 
 say "[pg$MAJOR portable] comb_uuid's generator as the installing role: order, sub-millisecond fraction, session state, clock step back, EXPLAIN of comb_in_range and the SQL Server key"
