@@ -67,7 +67,65 @@ def sources():
         parts.append(f"-- ==== portable/{path.name} ====\n{text.rstrip()}\n")
     if "@extschema@" in GUARD.read_text() or "@stateschema@" in GUARD.read_text():
         sys.exit("portable/build.py: _guard.sql must not name @extschema@ or @stateschema@: the installer runs it before substituting")
-    return files, "\n".join(parts)
+    return files, expand_macros("\n".join(parts))
+
+
+# An expression the edition needs in more than one place (a PL/pgSQL body and an inlined SQL one)
+# is written once, as a line of the sources
+#     -- @define NAME(param, ...) expression
+# and used as @NAME(argument, ...); each use becomes the expression with every parameter replaced by
+# its argument in parentheses (arguments may use macros too). The lines stay in the output, as
+# comments that say where the expressions come from.
+DEFINE = re.compile(r"^-- @define ([A-Z_]+)\(([^)]*)\) (.+)$", re.MULTILINE)
+USE = re.compile(r"@([A-Z_]+)\(")
+
+
+def expand_macros(script):
+    macros = {name: ([p.strip() for p in params.split(",") if p.strip()], body)
+              for name, params, body in DEFINE.findall(script)}
+    out, pending = [], []
+    for line in script.split("\n") + [None]:  # uses may span lines; the @define lines stay as they are
+        if line is None or DEFINE.match(line):
+            if pending:
+                out.append(expand_line("\n".join(pending), macros))
+                pending = []
+            if line is not None:
+                out.append(line)
+        else:
+            pending.append(line)
+    return "\n".join(out)
+
+
+def expand_line(text, macros):
+    out, at = [], 0
+    while (m := USE.search(text, at)):
+        name = m.group(1)
+        if name not in macros:
+            sys.exit(f"portable/build.py: @{name}( is not a macro: no -- @define {name}(...) line")
+        params, body = macros[name]
+        args, depth, start, i = [], 0, m.end(), m.end()
+        while True:  # the arguments, split at top-level commas, up to the matching parenthesis
+            if i >= len(text):
+                sys.exit(f"portable/build.py: @{name}( is not closed")
+            c = text[i]
+            if c == "(":
+                depth += 1
+            elif c == ")" and depth > 0:
+                depth -= 1
+            elif c in ",)" and depth == 0:
+                args.append(text[start:i].strip())
+                start = i + 1
+                if c == ")":
+                    break
+            i += 1
+        if len(args) != len(params):
+            sys.exit(f"portable/build.py: @{name} takes {len(params)} arguments, given {len(args)}")
+        # All parameters at once, so that an argument's text is never taken for another parameter.
+        values = {param: f"({expand_line(arg, macros)})" for param, arg in zip(params, args)}
+        expansion = re.sub(r"\b(" + "|".join(map(re.escape, params)) + r")\b", lambda p: values[p.group(1)], body) if params else body
+        out.append(text[at:m.start()] + "(" + expansion + ")")
+        at = i + 1
+    return "".join(out) + text[at:]
 
 
 def objects(script):

@@ -113,6 +113,25 @@ $guard$;
 --   253402300799999        the unix clock's last millisecond
 --   3155378975999999999    the ticks clock's last tick
 
+-- The rules that the generators, written out for speed, share with the helpers: each is written once
+-- here and expanded where it is used (portable/build.py, "@define"). Every operator is
+-- OPERATOR(pg_catalog.x), as they are expanded into inlined SQL too; those all bind alike, left to
+-- right, hence the parentheses.
+-- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
+-- @define COMB_CLOCK(format) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END
+-- [start, end) of a clock, in unix µs.
+-- @define COMB_RANGE_START(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END
+-- @define COMB_RANGE_END(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END
+-- The position of a time `since` µs after its clock's start: units * 4096 + the time's fraction of
+-- its unit in 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks
+-- clock (its fraction has no bits); each floor(since * 4096 / unit): unix floor(µs * 512 / 125), in
+-- numeric, as µs * 512 overflows a bigint after year 2540; sqldatetime floor(µs * 768 / 625), as
+-- 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
+-- @define COMB_POSITION(clock, since) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div(since::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN (since OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE since OPERATOR(pg_catalog.*) 10 END
+-- The field the sqldatetime clock writes for a unit: day << 32 | 1/300 s of the day, the last unit as
+-- day 65535's 25920000 (day 65536 does not fit two bytes).
+-- @define COMB_SQLDATETIME_FIELD(units) CASE WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
+
 CREATE TYPE @extschema@.comb_format AS ENUM (
     'postgresql', 'sqlserver', 'legacy', 'binary', 'postgresql_sqldatetime', 'binary_sqldatetime', 'ticks', 'uuidv7'
 );
@@ -148,22 +167,18 @@ END $$;
 -- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
 CREATE FUNCTION @extschema@._comb_clock(format @extschema@.comb_format) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE
-        WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1
-        WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2
-        ELSE 0 END
+    SELECT (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END)
 $$;
 
 -- [start, end) of a clock, and its range as the messages spell it.
 CREATE FUNCTION @extschema@._comb_range_start(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     -- Searched CASE with OPERATOR(pg_catalog.=): a simple CASE would look = up in the caller's search_path.
-    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000
-                ELSE -62135596800000000 END
+    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)
 $$;
 CREATE FUNCTION @extschema@._comb_range_end(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001 ELSE 253402300800000000 END
+    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END)
 $$;
 CREATE FUNCTION @extschema@._comb_range_text(clock integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -201,11 +216,7 @@ BEGIN
     RETURN us;
 END $$;
 
--- Position of unix µs `us` on the format's clock: units * 4096 + the time's fraction of its unit in
--- 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks clock (its
--- fraction has no bits). 22008 outside the clock's range. Each is floor(since_start * 4096 / unit):
--- unix floor(µs * 512 / 125), split so that it cannot overflow; sqldatetime floor(µs * 768 / 625),
--- as 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
+-- Position of unix µs `us` on the format's clock (COMB_POSITION); 22008 outside the clock's range.
 CREATE FUNCTION @extschema@._comb_position(fn text, us bigint, format @extschema@.comb_format) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -216,10 +227,7 @@ BEGIN
         PERFORM @extschema@._comb_out_of_range(fn, @extschema@._comb_ts(us)::text, format);
     END IF;
     since := us - @extschema@._comb_range_start(clock);
-    RETURN CASE clock
-        WHEN 0 THEN since / 125 * 512 + since % 125 * 512 / 125
-        WHEN 1 THEN since * 768 / 625
-        ELSE since * 10 END;
+    RETURN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((since)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((since) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (since) OPERATOR(pg_catalog.*) 10 END);
 END $$;
 
 -- The first whole microsecond of a unit (Clock::unix_us): for sqldatetime, the 1/300 s rounded up.
@@ -233,14 +241,12 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
         ELSE -62135596800000000 OPERATOR(pg_catalog.+) (units OPERATOR(pg_catalog./) 10) END
 $$;
 
--- The field a clock writes for a unit: sqldatetime as day << 32 | 1/300 s of the day, the last unit as
--- day 65535's 25920000 (day 65536 does not fit two bytes).
+-- The field a clock writes for a unit: the unit, or COMB_SQLDATETIME_FIELD.
 CREATE FUNCTION @extschema@._comb_field(units bigint, clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE
         WHEN clock OPERATOR(pg_catalog.<>) 1 THEN units
-        WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000
-        ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
+        ELSE (CASE WHEN (units) OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE (((units) OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((units) OPERATOR(pg_catalog.%) 25920000) END) END
 $$;
 
 -- The 16 bytes `hi` (string bytes 0-7) and `lo` (8-15) with `field` written at the format's time
@@ -345,24 +351,18 @@ CREATE FUNCTION @extschema@.comb_uuid(format @extschema@.comb_format) RETURNS uu
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     -- Everything is written out here rather than called, and in few statements, as this runs once
-    -- a row: see _comb_position, _comb_field and _comb_compose for the rules, of which this is a
-    -- copy; tests/portable_comb_behaviour.py checks every value against _comb_at of its own bits.
+    -- a row: the clock, its range, the position and the field are the helpers' own rules (the
+    -- @COMB_ macros, expanded by portable/build.py); the bytes are laid out as text here and as two
+    -- bigints in _comb_compose, and tests/portable_comb_behaviour.py checks every value against
+    -- _comb_at of its own bits.
     -- The wall clock in unix µs (timestamptz_send: µs since 2000 as 8 bytes).
     now_us constant bigint := ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::pg_catalog.bit(64)::bigint
                               + 946684800000000;
-    clock constant integer := CASE WHEN format IN ('legacy', 'postgresql_sqldatetime', 'binary_sqldatetime') THEN 1
-                                   WHEN format = 'ticks' THEN 2 ELSE 0 END;
+    clock constant integer := (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END);
     -- The clock's position (NULL outside the clock's range).
-    pos bigint := CASE
-        WHEN clock = 0 AND now_us >= 0 AND now_us < 253402300800000000 THEN now_us / 125 * 512 + now_us % 125 * 512 / 125
-        WHEN clock = 1 AND now_us >= -2208988800000000 AND now_us < 3453321600000001 THEN (now_us + 2208988800000000) * 768 / 625
-        WHEN clock = 2 AND now_us >= -62135596800000000 AND now_us < 253402300800000000 THEN (now_us + 62135596800000000) * 10 END;
-    setting constant text := CASE format
-        WHEN 'postgresql' THEN 'comb_portable.next_postgresql' WHEN 'sqlserver' THEN 'comb_portable.next_sqlserver'
-        WHEN 'legacy' THEN 'comb_portable.next_legacy' WHEN 'binary' THEN 'comb_portable.next_binary'
-        WHEN 'postgresql_sqldatetime' THEN 'comb_portable.next_postgresql_sqldatetime'
-        WHEN 'binary_sqldatetime' THEN 'comb_portable.next_binary_sqldatetime'
-        WHEN 'ticks' THEN 'comb_portable.next_ticks' ELSE 'comb_portable.next_uuidv7' END;
+    pos bigint := CASE WHEN now_us >= (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END) AND now_us < (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END)
+                       THEN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END))::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)) OPERATOR(pg_catalog.*) 10 END) END;
+    setting constant text := 'comb_portable.next_' || format::text;
     -- The lowest position not taken (the last value's + 1); 0 when unset, or '' (a setting first made
     -- in a transaction that rolled back reads '').
     next_free constant bigint := pg_catalog.concat('0', pg_catalog.current_setting(setting, true))::bigint;
@@ -382,10 +382,7 @@ BEGIN
     END IF;
     -- An assignment, not PERFORM: PERFORM runs a whole query, about 1 µs more.
     r := pg_catalog.set_config(setting, (pos + 1)::text, false);
-    field := CASE
-        WHEN clock <> 1 THEN pos >> 12
-        WHEN pos >> 12 = 1698693120000 THEN (65535::bigint << 32) | 25920000
-        ELSE (((pos >> 12) / 25920000) << 32) | ((pos >> 12) % 25920000) END;
+    field := CASE WHEN clock <> 1 THEN pos >> 12 ELSE (CASE WHEN (pos >> 12) OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE (((pos >> 12) OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((pos >> 12) OPERATOR(pg_catalog.%) 25920000) END) END;
     r := pg_catalog.gen_random_uuid()::text;  -- xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx
     RETURN (CASE
         -- Bytes 0-5 the time, then the version nibble and the 12-bit counter; bytes 8-15 random
@@ -449,11 +446,13 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
     SELECT (pg_catalog.encode(pg_catalog.int8send(pg_catalog.overlay((
                 pg_catalog.set_config('comb_portable.next_postgresql',
                     ((GREATEST(
-                        pg_catalog.div(
-                            (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                        (CASE WHEN (0) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
                                  ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
-                               ::@extschema@._comb_unix_clock)::bigint::pg_catalog.numeric OPERATOR(pg_catalog.*) 512),
-                            125)::bigint,
+                               ::@extschema@._comb_unix_clock)::bigint)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (0) OPERATOR(pg_catalog.=) 1 THEN ((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                                 ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
+                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                                 ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
+                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 10 END),
                         pg_catalog.concat('0', pg_catalog.current_setting('comb_portable.next_postgresql', true))::bigint
                       )::@extschema@._comb_unix_position)::bigint OPERATOR(pg_catalog.+) 1)::pg_catalog.text,
                     false)::bigint OPERATOR(pg_catalog.-) 1)::pg_catalog.bit(60), '0100'::pg_catalog.bit(4), 49, 0)::bigint), 'hex')
