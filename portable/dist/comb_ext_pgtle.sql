@@ -754,11 +754,12 @@ $$;
 
 -- ---- internal helpers --------------------------------------------------------------------------
 
--- Raises an error with the SQLSTATE, message and hint given; never returns. Typed text, so a CASE
--- arm can end in _ids_raise(...)::type (a cast, which no overload planted by name can take; not a
--- polymorphic argument, for which an overload of a concrete type would be the better match).
--- IMMUTABLE so the functions calling it stay IMMUTABLE; every caller passes the offending value in
--- the message, so it is never folded to a constant ahead of its arm.
+-- Raises an error with the SQLSTATE, message and hint given; never returns. Not polymorphic (an
+-- overload of a concrete type would be the better match for a polymorphic argument): typed text,
+-- and _ids_raise_bigint, _ids_raise_uuid and _ids_raise_sno below for the CASE arms of functions of
+-- those types (a cast of the text in each arm would be set up again at every call of a function
+-- that is not inlined). IMMUTABLE so the functions calling it stay IMMUTABLE; every caller passes
+-- the offending value in the message, so it is never folded to a constant ahead of its arm.
 CREATE FUNCTION @extschema@._ids_raise(code text, message text, hint text)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -770,6 +771,14 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message, HINT = hint;
 END
 $$;
+
+CREATE FUNCTION @extschema@._ids_raise_bigint(code text, message text, hint text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
+
+CREATE FUNCTION @extschema@._ids_raise_uuid(code text, message text, hint text) RETURNS uuid
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
 
 -- Microseconds since 1970 of a finite timestamptz, exactly on every major (extract() returns
 -- double precision on 13, which cannot hold a whole date's µs): whole days, then the time of day.
@@ -799,6 +808,10 @@ CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
         ELSE @extschema@._ids_raise('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
             'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).'::pg_catalog.text)::boolean
         END);
+
+CREATE FUNCTION @extschema@._ids_raise_sno(code text, message text, hint text) RETURNS @extschema@.sno
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
 
 -- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
 CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
@@ -861,8 +874,8 @@ AS $$
 SELECT CASE WHEN pg_catalog.length(bytes) OPERATOR(pg_catalog.=) 10 THEN
     (@extschema@._sno_chars(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
      OPERATOR(pg_catalog.||) @extschema@._sno_chars(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
-ELSE @extschema@._ids_raise('22P03'::pg_catalog.text,
-    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)::@extschema@.sno
+ELSE @extschema@._ids_raise_sno('22P03'::pg_catalog.text,
+    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)
 END
 $$;
 
@@ -900,14 +913,14 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
     WHEN f.units IS NULL THEN
-        @extschema@._ids_raise('22008'::pg_catalog.text, pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
-            NULL::pg_catalog.text)::@extschema@.sno
+        @extschema@._ids_raise_sno('22008'::pg_catalog.text, pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
+            NULL::pg_catalog.text)
     WHEN (meta OPERATOR(pg_catalog.<) 0) OR (meta OPERATOR(pg_catalog.>) 255) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL::pg_catalog.text)::@extschema@.sno
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL::pg_catalog.text)
     WHEN (partition OPERATOR(pg_catalog.<) 0) OR (partition OPERATOR(pg_catalog.>) 65535) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL::pg_catalog.text)::@extschema@.sno
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL::pg_catalog.text)
     WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 65535) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL::pg_catalog.text)::@extschema@.sno
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL::pg_catalog.text)
     ELSE @extschema@._sno_encode(f.units, tick, meta, partition, sequence)
 END
 -- The 4 ms units since 2010, NULL outside sno's range. In a subquery (kept by OFFSET 0) so that
@@ -929,8 +942,8 @@ AS $$
 SELECT CASE
     WHEN ts OPERATOR(pg_catalog.<=) pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
     WHEN f.units IS NULL THEN
-        @extschema@._ids_raise('22008'::pg_catalog.text, pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
-            NULL::pg_catalog.text)::@extschema@.sno
+        @extschema@._ids_raise_sno('22008'::pg_catalog.text, pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
+            NULL::pg_catalog.text)
     ELSE @extschema@._sno_encode(f.units, false, 0, 0, 0)
 END
 -- Units rounded up: the first whole unit at or after ts; NULL past the last. A subquery, as in
@@ -1024,10 +1037,19 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE WHEN text OPERATOR(pg_catalog.~) '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
     pg_catalog.rpad(pg_catalog.replace(text, '-', ''), 32, '0')::pg_catalog.uuid
-ELSE @extschema@._ids_raise('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for a muid: "%s"', text),
+ELSE @extschema@._ids_raise_uuid('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for a muid: "%s"', text),
     'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.'::pg_catalog.text
-    )::pg_catalog.uuid
+    )
 END
+$$;
+
+-- The muid of three fields in range (muid_pack checks them); -1 gives all bits set.
+CREATE FUNCTION @extschema@._muid_compose("timestamp" bigint, medallion bigint, "offset" integer) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT (pg_catalog.lpad(pg_catalog.to_hex("timestamp" OPERATOR(pg_catalog.&) 4503599627370495), 13, '0')
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(medallion OPERATOR(pg_catalog.&) 17592186044415), 11, '0')
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
 $$;
 
 -- A muid of its three fields (Gink's Muid(timestamp, medallion, offset)); -1 is Gink's sentinel,
@@ -1037,31 +1059,40 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
     WHEN ("timestamp" OPERATOR(pg_catalog.<) -1) OR ("timestamp" OPERATOR(pg_catalog.>) 4503599627370495) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
-            NULL::pg_catalog.text)::pg_catalog.uuid
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
+            NULL::pg_catalog.text)
     WHEN (medallion OPERATOR(pg_catalog.<) -1) OR (medallion OPERATOR(pg_catalog.>) 17592186044415) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
-            NULL::pg_catalog.text)::pg_catalog.uuid
-    ELSE (pg_catalog.lpad(pg_catalog.to_hex("timestamp" OPERATOR(pg_catalog.&) 4503599627370495), 13, '0')
-       OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(medallion OPERATOR(pg_catalog.&) 17592186044415), 11, '0')
-       OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._muid_compose("timestamp", medallion, "offset")
 END
 $$;
 
 -- muid_pack with the time as a timestamptz, 1970-01-01 to 4503599627370494 µs after it;
--- 'infinity' is Gink's -1 sentinel. Other times are 22008.
+-- 'infinity' is Gink's -1 sentinel. Other times are 22008. Never inlined (timestamptz + interval is
+-- STABLE): it does not call muid_pack(bigint, ...), which is not inlined either and would be parsed
+-- and planned again at every call; its µs come from a subquery (OFFSET 0 keeps it), NULL outside
+-- the range.
 CREATE FUNCTION @extschema@.muid_pack("timestamp" timestamptz, medallion bigint, "offset" integer DEFAULT 0) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    -- (-1)::bigint, not -1::bigint, which is the operator - applied to 1::bigint.
-    WHEN "timestamp" OPERATOR(pg_catalog.=) pg_catalog.timestamptz 'infinity' THEN @extschema@.muid_pack((-1)::bigint, medallion, "offset")
-    WHEN ("timestamp" OPERATOR(pg_catalog.>=) pg_catalog.timestamptz 'epoch')
-         AND ("timestamp" OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(4503599627370494)) THEN
-        @extschema@.muid_pack(@extschema@._ids_unix_us("timestamp"), medallion, "offset")
-    ELSE @extschema@._ids_raise('22008'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
-        NULL::pg_catalog.text)::pg_catalog.uuid
+    WHEN f.us IS NULL THEN
+        @extschema@._ids_raise_uuid('22008'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
+            NULL::pg_catalog.text)
+    WHEN (medallion OPERATOR(pg_catalog.<) -1) OR (medallion OPERATOR(pg_catalog.>) 17592186044415) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._muid_compose(f.us, medallion, "offset")
 END
+FROM (SELECT CASE
+          -- (-1)::bigint, not -1::bigint, which is the operator - applied to 1::bigint.
+          WHEN "timestamp" OPERATOR(pg_catalog.=) pg_catalog.timestamptz 'infinity' THEN (-1)::bigint
+          WHEN ("timestamp" OPERATOR(pg_catalog.>=) pg_catalog.timestamptz 'epoch')
+               AND ("timestamp" OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(4503599627370494)) THEN
+              @extschema@._ids_unix_us("timestamp")
+      END
+      OFFSET 0) AS f(us)
 $$;
 
 -- The three fields as one record.
@@ -1246,13 +1277,13 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
     WHEN (timestamp_ms OPERATOR(pg_catalog.<) 0) OR (timestamp_ms OPERATOR(pg_catalog.>) 4398046511103) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL::pg_catalog.text)::bigint
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL::pg_catalog.text)
     WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 63) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL::pg_catalog.text)::bigint
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL::pg_catalog.text)
     WHEN (generator OPERATOR(pg_catalog.<) 0) OR (generator OPERATOR(pg_catalog.>) 2047) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL::pg_catalog.text)::bigint
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL::pg_catalog.text)
     WHEN (cluster OPERATOR(pg_catalog.<) 0) OR (cluster OPERATOR(pg_catalog.>) 15) THEN
-        @extschema@._ids_raise('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL::pg_catalog.text)::bigint
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL::pg_catalog.text)
     ELSE
         -- (The mode compared as enums: pg_catalog's anyenum =, with the value cast.)
         (CASE WHEN mode OPERATOR(pg_catalog.=) 'time_sequential'::@extschema@.uid8_mode THEN timestamp_ms OPERATOR(pg_catalog.<<) 22
@@ -1275,7 +1306,7 @@ CREATE FUNCTION @extschema@.uid8_from_bytea(bytes bytea) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE WHEN pg_catalog.length(bytes) OPERATOR(pg_catalog.=) 8 THEN ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
-ELSE @extschema@._ids_raise('22P03'::pg_catalog.text, pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)::bigint
+ELSE @extschema@._ids_raise_bigint('22P03'::pg_catalog.text, pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)
 END
 $$;
 $comb_ext_script$,
