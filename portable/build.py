@@ -29,7 +29,7 @@ BLOCK_TAG = "$comb_ext_block$"
 
 CREATE = re.compile(
     r"^CREATE\s+(?:OR\s+REPLACE\s+)?(FUNCTION|PROCEDURE|AGGREGATE|DOMAIN|TYPE|SEQUENCE|TABLE|VIEW)\s+"
-    r"(?:@extschema@\.)?(\"[^\"]+\"|\w+)",
+    r"(?:@extschema@\.|@stateschema@\.)?(\"[^\"]+\"|\w+)",
     re.IGNORECASE | re.MULTILINE,
 )
 # Operators are named by symbols, not identifiers.
@@ -40,6 +40,12 @@ def version():
     match = re.search(r'^version\s*=\s*"([^"]+)"', (REPO / "Cargo.toml").read_text(), re.MULTILINE)
     return match.group(1)
 
+
+# The declarations both DO blocks share: the schema muid_new's relations go to (@stateschema@ in the
+# sources), given in the setting comb_ext_install.state_schema, else the edition's own.
+STATE_DECLARATIONS = """state text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema());
+    state_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n
+                      WHERE n.nspname = coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema()));"""
 
 # The schema check every install runs first (both ways of installing): it names no object of the
 # edition, so the DO installer can run it before it substitutes the schema's name into anything.
@@ -59,9 +65,67 @@ def sources():
             if tag in text:
                 sys.exit(f"portable/build.py: {path.name} contains {tag}, the tag the generated files quote it with")
         parts.append(f"-- ==== portable/{path.name} ====\n{text.rstrip()}\n")
-    if "@extschema@" in GUARD.read_text():
-        sys.exit("portable/build.py: _guard.sql must not name @extschema@: the installer runs it before substituting")
-    return files, "\n".join(parts)
+    if "@extschema@" in GUARD.read_text() or "@stateschema@" in GUARD.read_text():
+        sys.exit("portable/build.py: _guard.sql must not name @extschema@ or @stateschema@: the installer runs it before substituting")
+    return files, expand_macros("\n".join(parts))
+
+
+# An expression the edition needs in more than one place (a PL/pgSQL body and an inlined SQL one)
+# is written once, as a line of the sources
+#     -- @define NAME(param, ...) expression
+# and used as @NAME(argument, ...); each use becomes the expression with every parameter replaced by
+# its argument in parentheses (arguments may use macros too). The lines stay in the output, as
+# comments that say where the expressions come from.
+DEFINE = re.compile(r"^-- @define ([A-Z_]+)\(([^)]*)\) (.+)$", re.MULTILINE)
+USE = re.compile(r"@([A-Z_]+)\(")
+
+
+def expand_macros(script):
+    macros = {name: ([p.strip() for p in params.split(",") if p.strip()], body)
+              for name, params, body in DEFINE.findall(script)}
+    out, pending = [], []
+    for line in script.split("\n") + [None]:  # uses may span lines; the @define lines stay as they are
+        if line is None or DEFINE.match(line):
+            if pending:
+                out.append(expand_line("\n".join(pending), macros))
+                pending = []
+            if line is not None:
+                out.append(line)
+        else:
+            pending.append(line)
+    return "\n".join(out)
+
+
+def expand_line(text, macros):
+    out, at = [], 0
+    while (m := USE.search(text, at)):
+        name = m.group(1)
+        if name not in macros:
+            sys.exit(f"portable/build.py: @{name}( is not a macro: no -- @define {name}(...) line")
+        params, body = macros[name]
+        args, depth, start, i = [], 0, m.end(), m.end()
+        while True:  # the arguments, split at top-level commas, up to the matching parenthesis
+            if i >= len(text):
+                sys.exit(f"portable/build.py: @{name}( is not closed")
+            c = text[i]
+            if c == "(":
+                depth += 1
+            elif c == ")" and depth > 0:
+                depth -= 1
+            elif c in ",)" and depth == 0:
+                args.append(text[start:i].strip())
+                start = i + 1
+                if c == ")":
+                    break
+            i += 1
+        if len(args) != len(params):
+            sys.exit(f"portable/build.py: @{name} takes {len(params)} arguments, given {len(args)}")
+        # All parameters at once, so that an argument's text is never taken for another parameter.
+        values = {param: f"({expand_line(arg, macros)})" for param, arg in zip(params, args)}
+        expansion = re.sub(r"\b(" + "|".join(map(re.escape, params)) + r")\b", lambda p: values[p.group(1)], body) if params else body
+        out.append(text[at:m.start()] + "(" + expansion + ")")
+        at = i + 1
+    return "".join(out) + text[at:]
 
 
 def objects(script):
@@ -104,6 +168,7 @@ DO {BLOCK_TAG}
 DECLARE
     target text := pg_catalog.current_schema();
     target_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname = pg_catalog.current_schema());
+    {STATE_DECLARATIONS}
     clash text;
 BEGIN
     IF target IS NULL THEN
@@ -119,7 +184,7 @@ BEGIN
         WHERE t.typnamespace = target_oid AND t.typname = ANY ({sql_array(types)})
         UNION ALL
         SELECT c.relname::text FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY ({sql_array(relations)})
+        WHERE c.relnamespace IN (target_oid, state_oid) AND c.relname = ANY ({sql_array(relations)})
         UNION ALL
         SELECT o.oprname::text FROM pg_catalog.pg_operator AS o
         WHERE o.oprnamespace = target_oid AND o.oprname = ANY ({sql_array(operators)})
@@ -134,9 +199,10 @@ BEGIN
     EXECUTE {SCRIPT_TAG}
 {GUARD.read_text().rstrip()}
 {SCRIPT_TAG};
-    EXECUTE pg_catalog.replace({SCRIPT_TAG}
-{script}{SCRIPT_TAG}, '@extschema@', pg_catalog.quote_ident(target));
-    RAISE NOTICE 'comb_ext SQL edition {version()} installed in schema %', target;
+    EXECUTE pg_catalog.replace(pg_catalog.replace({SCRIPT_TAG}
+{script}{SCRIPT_TAG}, '@stateschema@', pg_catalog.quote_ident(state)), '@extschema@', pg_catalog.quote_ident(target));
+    RAISE NOTICE '%', pg_catalog.format('comb_ext SQL edition {version()} installed in schema %s%s', target,
+        CASE WHEN state <> target THEN pg_catalog.format(', muid_new''s state in schema %s', state) ELSE '' END);
 END
 {BLOCK_TAG};
 """
@@ -154,6 +220,7 @@ DO {BLOCK_TAG}
 DECLARE
     target text := pg_catalog.current_schema();
     target_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname = pg_catalog.current_schema());
+    {STATE_DECLARATIONS}
     remaining text[];
     object text;
     dropped boolean;
@@ -170,9 +237,10 @@ BEGIN
         FROM pg_catalog.pg_proc AS p
         WHERE p.pronamespace = target_oid AND p.proname = ANY ({sql_array(routines)})
         UNION ALL
-        SELECT pg_catalog.format('DROP %s %I.%I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END, target, c.relname)
+        SELECT pg_catalog.format('DROP %s %I.%I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END,
+                                 CASE WHEN c.relnamespace = target_oid THEN target ELSE state END, c.relname)
         FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY ({sql_array(relations)})
+        WHERE c.relnamespace IN (target_oid, state_oid) AND c.relname = ANY ({sql_array(relations)})
         UNION ALL
         SELECT pg_catalog.format('DROP %s %I.%I', CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, target, t.typname)
         FROM pg_catalog.pg_type AS t
@@ -227,7 +295,7 @@ BEGIN
         '{version()}',
         'comb_ext SQL edition: COMB uuids, sno, muid and uid8 without compiled code (docs/portable.md)',
         {SCRIPT_TAG}
-{script}{SCRIPT_TAG},
+{script.replace("@stateschema@", "@extschema@")}{SCRIPT_TAG},
         '{{}}'::text[]);
 END
 {BLOCK_TAG};

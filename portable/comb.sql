@@ -4,7 +4,11 @@
 --
 -- @extschema@ is the schema the edition is installed in: the assembly substitutes it, and CREATE
 -- EXTENSION (pg_tle) does so natively. Everything else is qualified with pg_catalog, so no caller's
--- search_path can change what runs. PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- search_path can change what runs. Every call of the edition's own functions passes exactly the
+-- declared argument types (literals cast: 'comb_floor'::text, NULL::integer, 0::bigint; defaulted
+-- arguments given), as PostgreSQL takes an exact match first: an overload planted in @extschema@ by
+-- a role with CREATE there (comb_floor(text, ...), _comb_compose(integer, ...)) never takes the call
+-- (tests/portable_planting.py). PL/pgSQL functions run with search_path = pg_catalog, pg_temp
 -- (but the two key functions, which use no operator and are called once per index entry); the SQL
 -- functions are inlined by the planner, which a SET clause would prevent, so they spell every
 -- operator out as OPERATOR(pg_catalog.x) (and, as those all bind alike, parenthesize every group).
@@ -24,6 +28,25 @@
 --   1698693120000          65536 * 25920000: the sqldatetime clock's last unit (day 65535, time of day 25920000)
 --   253402300799999        the unix clock's last millisecond
 --   3155378975999999999    the ticks clock's last tick
+
+-- The rules that the generators, written out for speed, share with the helpers: each is written once
+-- here and expanded where it is used (portable/build.py, "@define"). Every operator is
+-- OPERATOR(pg_catalog.x), as they are expanded into inlined SQL too; those all bind alike, left to
+-- right, hence the parentheses.
+-- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
+-- @define COMB_CLOCK(format) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END
+-- [start, end) of a clock, in unix µs.
+-- @define COMB_RANGE_START(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END
+-- @define COMB_RANGE_END(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END
+-- The position of a time `since` µs after its clock's start: units * 4096 + the time's fraction of
+-- its unit in 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks
+-- clock (its fraction has no bits); each floor(since * 4096 / unit): unix floor(µs * 512 / 125), in
+-- numeric, as µs * 512 overflows a bigint after year 2540; sqldatetime floor(µs * 768 / 625), as
+-- 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
+-- @define COMB_POSITION(clock, since) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div(since::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN (since OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE since OPERATOR(pg_catalog.*) 10 END
+-- The field the sqldatetime clock writes for a unit: day << 32 | 1/300 s of the day, the last unit as
+-- day 65535's 25920000 (day 65536 does not fit two bytes).
+-- @define COMB_SQLDATETIME_FIELD(units) CASE WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
 
 CREATE TYPE @extschema@.comb_format AS ENUM (
     'postgresql', 'sqlserver', 'legacy', 'binary', 'postgresql_sqldatetime', 'binary_sqldatetime', 'ticks', 'uuidv7'
@@ -60,22 +83,18 @@ END $$;
 -- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
 CREATE FUNCTION @extschema@._comb_clock(format @extschema@.comb_format) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE
-        WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1
-        WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2
-        ELSE 0 END
+    SELECT @COMB_CLOCK(format)
 $$;
 
 -- [start, end) of a clock, and its range as the messages spell it.
 CREATE FUNCTION @extschema@._comb_range_start(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     -- Searched CASE with OPERATOR(pg_catalog.=): a simple CASE would look = up in the caller's search_path.
-    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000
-                ELSE -62135596800000000 END
+    SELECT @COMB_RANGE_START(clock)
 $$;
 CREATE FUNCTION @extschema@._comb_range_end(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001 ELSE 253402300800000000 END
+    SELECT @COMB_RANGE_END(clock)
 $$;
 CREATE FUNCTION @extschema@._comb_range_text(clock integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -113,11 +132,7 @@ BEGIN
     RETURN us;
 END $$;
 
--- Position of unix µs `us` on the format's clock: units * 4096 + the time's fraction of its unit in
--- 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks clock (its
--- fraction has no bits). 22008 outside the clock's range. Each is floor(since_start * 4096 / unit):
--- unix floor(µs * 512 / 125), split so that it cannot overflow; sqldatetime floor(µs * 768 / 625),
--- as 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
+-- Position of unix µs `us` on the format's clock (COMB_POSITION); 22008 outside the clock's range.
 CREATE FUNCTION @extschema@._comb_position(fn text, us bigint, format @extschema@.comb_format) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -128,10 +143,7 @@ BEGIN
         PERFORM @extschema@._comb_out_of_range(fn, @extschema@._comb_ts(us)::text, format);
     END IF;
     since := us - @extschema@._comb_range_start(clock);
-    RETURN CASE clock
-        WHEN 0 THEN since / 125 * 512 + since % 125 * 512 / 125
-        WHEN 1 THEN since * 768 / 625
-        ELSE since * 10 END;
+    RETURN @COMB_POSITION(clock, since);
 END $$;
 
 -- The first whole microsecond of a unit (Clock::unix_us): for sqldatetime, the 1/300 s rounded up.
@@ -145,14 +157,12 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
         ELSE -62135596800000000 OPERATOR(pg_catalog.+) (units OPERATOR(pg_catalog./) 10) END
 $$;
 
--- The field a clock writes for a unit: sqldatetime as day << 32 | 1/300 s of the day, the last unit as
--- day 65535's 25920000 (day 65536 does not fit two bytes).
+-- The field a clock writes for a unit: the unit, or COMB_SQLDATETIME_FIELD.
 CREATE FUNCTION @extschema@._comb_field(units bigint, clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE
         WHEN clock OPERATOR(pg_catalog.<>) 1 THEN units
-        WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000
-        ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
+        ELSE @COMB_SQLDATETIME_FIELD(units) END
 $$;
 
 -- The 16 bytes `hi` (string bytes 0-7) and `lo` (8-15) with `field` written at the format's time
@@ -219,7 +229,7 @@ DECLARE
 BEGIN
     IF clock = 2 THEN
         RETURN @extschema@._comb_compose(@extschema@._comb_hi(random), @extschema@._comb_lo(random),
-                                         pos, NULL, true, format);
+                                         pos, NULL::integer, true, format);
     END IF;
     RETURN @extschema@._comb_compose(@extschema@._comb_hi(random), @extschema@._comb_lo(random),
                                      @extschema@._comb_field(pos >> 12, clock), (pos & 4095)::integer, true, format);
@@ -257,24 +267,18 @@ CREATE FUNCTION @extschema@.comb_uuid(format @extschema@.comb_format) RETURNS uu
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     -- Everything is written out here rather than called, and in few statements, as this runs once
-    -- a row: see _comb_position, _comb_field and _comb_compose for the rules, of which this is a
-    -- copy; tests/portable_comb_behaviour.py checks every value against _comb_at of its own bits.
+    -- a row: the clock, its range, the position and the field are the helpers' own rules (the
+    -- @COMB_ macros, expanded by portable/build.py); the bytes are laid out as text here and as two
+    -- bigints in _comb_compose, and tests/portable_comb_behaviour.py checks every value against
+    -- _comb_at of its own bits.
     -- The wall clock in unix µs (timestamptz_send: µs since 2000 as 8 bytes).
     now_us constant bigint := ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::pg_catalog.bit(64)::bigint
                               + 946684800000000;
-    clock constant integer := CASE WHEN format IN ('legacy', 'postgresql_sqldatetime', 'binary_sqldatetime') THEN 1
-                                   WHEN format = 'ticks' THEN 2 ELSE 0 END;
+    clock constant integer := @COMB_CLOCK(format);
     -- The clock's position (NULL outside the clock's range).
-    pos bigint := CASE
-        WHEN clock = 0 AND now_us >= 0 AND now_us < 253402300800000000 THEN now_us / 125 * 512 + now_us % 125 * 512 / 125
-        WHEN clock = 1 AND now_us >= -2208988800000000 AND now_us < 3453321600000001 THEN (now_us + 2208988800000000) * 768 / 625
-        WHEN clock = 2 AND now_us >= -62135596800000000 AND now_us < 253402300800000000 THEN (now_us + 62135596800000000) * 10 END;
-    setting constant text := CASE format
-        WHEN 'postgresql' THEN 'comb_portable.next_postgresql' WHEN 'sqlserver' THEN 'comb_portable.next_sqlserver'
-        WHEN 'legacy' THEN 'comb_portable.next_legacy' WHEN 'binary' THEN 'comb_portable.next_binary'
-        WHEN 'postgresql_sqldatetime' THEN 'comb_portable.next_postgresql_sqldatetime'
-        WHEN 'binary_sqldatetime' THEN 'comb_portable.next_binary_sqldatetime'
-        WHEN 'ticks' THEN 'comb_portable.next_ticks' ELSE 'comb_portable.next_uuidv7' END;
+    pos bigint := CASE WHEN now_us >= @COMB_RANGE_START(clock) AND now_us < @COMB_RANGE_END(clock)
+                       THEN @COMB_POSITION(clock, now_us - @COMB_RANGE_START(clock)) END;
+    setting constant text := 'comb_portable.next_' || format::text;
     -- The lowest position not taken (the last value's + 1); 0 when unset, or '' (a setting first made
     -- in a transaction that rolled back reads '').
     next_free constant bigint := pg_catalog.concat('0', pg_catalog.current_setting(setting, true))::bigint;
@@ -282,22 +286,19 @@ DECLARE
     r text;
 BEGIN
     IF pos IS NULL THEN
-        PERFORM @extschema@._comb_position('comb_uuid', now_us, format);  -- raises 22008
+        PERFORM @extschema@._comb_position('comb_uuid'::text, now_us, format);  -- raises 22008
     END IF;
     IF next_free > pos THEN
         pos := next_free;
         field := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
         IF field > @extschema@._comb_max_units(clock) THEN
-            PERFORM @extschema@._comb_out_of_range('comb_uuid',
+            PERFORM @extschema@._comb_out_of_range('comb_uuid'::text,
                 @extschema@._comb_ts(@extschema@._comb_unit_us(field - 1, clock))::text, format);
         END IF;
     END IF;
     -- An assignment, not PERFORM: PERFORM runs a whole query, about 1 µs more.
     r := pg_catalog.set_config(setting, (pos + 1)::text, false);
-    field := CASE
-        WHEN clock <> 1 THEN pos >> 12
-        WHEN pos >> 12 = 1698693120000 THEN (65535::bigint << 32) | 25920000
-        ELSE (((pos >> 12) / 25920000) << 32) | ((pos >> 12) % 25920000) END;
+    field := CASE WHEN clock <> 1 THEN pos >> 12 ELSE @COMB_SQLDATETIME_FIELD(pos >> 12) END;
     r := pg_catalog.gen_random_uuid()::text;  -- xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx
     RETURN (CASE
         -- Bytes 0-5 the time, then the version nibble and the 12-bit counter; bytes 8-15 random
@@ -330,7 +331,7 @@ END $$;
 CREATE FUNCTION @extschema@._comb_unix_clock_refused(us bigint) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    PERFORM @extschema@._comb_position('comb_uuid', us, 'postgresql');  -- raises for any time outside
+    PERFORM @extschema@._comb_position('comb_uuid'::text, us, 'postgresql'::@extschema@.comb_format);  -- raises for any time outside
     RETURN false;
 END $$;
 CREATE DOMAIN @extschema@._comb_unix_clock AS bigint CHECK (
@@ -339,8 +340,8 @@ CREATE DOMAIN @extschema@._comb_unix_clock AS bigint CHECK (
 CREATE FUNCTION @extschema@._comb_unix_position_refused(pos bigint) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    PERFORM @extschema@._comb_out_of_range('comb_uuid', @extschema@._comb_ts(@extschema@._comb_unit_us((pos >> 12) - 1, 0))::text,
-                                           'postgresql');
+    PERFORM @extschema@._comb_out_of_range('comb_uuid'::text, @extschema@._comb_ts(@extschema@._comb_unit_us((pos >> 12) - 1, 0))::text,
+                                           'postgresql'::@extschema@.comb_format);
     RETURN false;
 END $$;
 -- 1037935824076799999: the last position of the unix clock, 253402300799999 * 4096 + 4095.
@@ -361,11 +362,10 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
     SELECT (pg_catalog.encode(pg_catalog.int8send(pg_catalog.overlay((
                 pg_catalog.set_config('comb_portable.next_postgresql',
                     ((GREATEST(
-                        pg_catalog.div(
-                            (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                        @COMB_POSITION(0,
+                            ((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
                                  ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
-                               ::@extschema@._comb_unix_clock)::bigint::pg_catalog.numeric OPERATOR(pg_catalog.*) 512),
-                            125)::bigint,
+                               ::@extschema@._comb_unix_clock)::bigint),
                         pg_catalog.concat('0', pg_catalog.current_setting('comb_portable.next_postgresql', true))::bigint
                       )::@extschema@._comb_unix_position)::bigint OPERATOR(pg_catalog.+) 1)::pg_catalog.text,
                     false)::bigint OPERATOR(pg_catalog.-) 1)::pg_catalog.bit(60), '0100'::pg_catalog.bit(4), 49, 0)::bigint), 'hex')
@@ -393,7 +393,7 @@ CREATE FUNCTION @extschema@.comb_uuid(ts timestamptz, format @extschema@.comb_fo
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     RETURN @extschema@._comb_at(@extschema@._comb_random(format),
-        @extschema@._comb_position('comb_uuid', @extschema@._comb_finite_us('comb_uuid', ts, format), format), format);
+        @extschema@._comb_position('comb_uuid'::text, @extschema@._comb_finite_us('comb_uuid'::text, ts, format), format), format);
 END $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -406,10 +406,10 @@ RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     clock constant integer := @extschema@._comb_clock(format);
-    pos constant bigint := @extschema@._comb_position('comb_stamp', @extschema@._comb_finite_us('comb_stamp', ts, format), format);
+    pos constant bigint := @extschema@._comb_position('comb_stamp'::text, @extschema@._comb_finite_us('comb_stamp'::text, ts, format), format);
 BEGIN
     RETURN @extschema@._comb_compose(@extschema@._comb_hi(base), @extschema@._comb_lo(base),
-        @extschema@._comb_field(CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END, clock), NULL,
+        @extschema@._comb_field(CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END, clock), NULL::integer,
         format IN ('ticks', 'uuidv7'), format);
 END $$;
 
@@ -477,8 +477,8 @@ CREATE FUNCTION @extschema@.comb_floor(ts timestamptz, format @extschema@.comb_f
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     clock constant integer := @extschema@._comb_clock(format);
-    us constant bigint := @extschema@._comb_finite_us('comb_floor', ts, format);
-    pos constant bigint := @extschema@._comb_position('comb_floor', us, format);
+    us constant bigint := @extschema@._comb_finite_us('comb_floor'::text, ts, format);
+    pos constant bigint := @extschema@._comb_position('comb_floor'::text, us, format);
     units bigint := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
     field bigint;
 BEGIN
@@ -498,7 +498,7 @@ BEGIN
     ELSE
         field := @extschema@._comb_field(units, clock);
     END IF;
-    RETURN @extschema@._comb_compose(0, 0, field, NULL, format = 'uuidv7', format);
+    RETURN @extschema@._comb_compose(0::bigint, 0::bigint, field, NULL::integer, format = 'uuidv7', format);
 END $$;
 
 -- Seed 001's IsComb: string byte 7 has its two high bits set (high nibble 0xC for every ticks COMB).

@@ -1,21 +1,34 @@
 -- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
 -- Every name here has the compiled edition's signature (src/families/sno.rs, src/families/muid.rs, src/families/uid8.rs) and
 -- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
--- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
+-- Generators: muid_new, with a timeline per install kept in a sequence (docs/portable.md says
 -- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
 -- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
--- substitute it, portable/build.py does for the psql installer.
+-- substitute it, portable/build.py does for the psql installer. muid_new's two relations are
+-- @stateschema@.name: the psql installer can put them in a schema of their own, which callers
+-- cannot name (docs/portable.md, "Threat model"); elsewhere it is @extschema@.
 -- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
--- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
--- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
+-- call runs, through the caller's search_path otherwise), and the SQL functions (inlined into the
+-- caller's query, so without a SET search_path) spell every operator OPERATOR(pg_catalog.x): a bare
+-- operator resolves through the caller's search_path, where an operator planted in @extschema@ on
+-- the exact types (sno, uid8_mode, or any type when @extschema@ comes before pg_catalog) would win.
+-- (OPERATOR() spellings all bind alike, left to right: every grouping is in parentheses.) NULLIF,
+-- BETWEEN and IN look = < > up by name, so they are written as comparisons.
+-- Every call of this edition's own functions is an exact match of the declared argument types
+-- (literals and sno values are cast, defaulted arguments passed): PostgreSQL prefers an exact
+-- match, so an overload planted in @extschema@ by a role with CREATE there cannot take the call
+-- (tests/portable_planting.py).
 
 -- ---- internal helpers --------------------------------------------------------------------------
 
--- Raises an error with the SQLSTATE, message and hint given; typed as its last argument, so a
--- CASE arm can end in it. IMMUTABLE so the functions calling it stay IMMUTABLE; every caller
--- passes the offending value in the message, so it is never folded to a constant ahead of its arm.
-CREATE FUNCTION @extschema@._ids_raise(code text, message text, hint text, result anyelement)
-RETURNS anyelement
+-- Raises an error with the SQLSTATE, message and hint given; never returns. Not polymorphic (an
+-- overload of a concrete type would be the better match for a polymorphic argument): typed text,
+-- and _ids_raise_bigint, _ids_raise_uuid and _ids_raise_sno below for the CASE arms of functions of
+-- those types (a cast of the text in each arm would be set up again at every call of a function
+-- that is not inlined). IMMUTABLE so the functions calling it stay IMMUTABLE; every caller passes
+-- the offending value in the message, so it is never folded to a constant ahead of its arm.
+CREATE FUNCTION @extschema@._ids_raise(code text, message text, hint text)
+RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -26,21 +39,29 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION @extschema@._ids_raise_bigint(code text, message text, hint text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
+
+CREATE FUNCTION @extschema@._ids_raise_uuid(code text, message text, hint text) RETURNS uuid
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
+
 -- Microseconds since 1970 of a finite timestamptz, exactly on every major (extract() returns
 -- double precision on 13, which cannot hold a whole date's µs): whole days, then the time of day.
 -- Callers check the range first, so the product cannot overflow.
 CREATE FUNCTION @extschema@._ids_unix_us(ts timestamptz) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT ((ts AT TIME ZONE 'UTC')::pg_catalog.date - pg_catalog.date '1970-01-01')::bigint * 86400000000
-     + pg_catalog.round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) * 1000000)::bigint
+SELECT (((ts AT TIME ZONE 'UTC')::pg_catalog.date OPERATOR(pg_catalog.-) pg_catalog.date '1970-01-01')::bigint OPERATOR(pg_catalog.*) 86400000000)
+     OPERATOR(pg_catalog.+) pg_catalog.round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) OPERATOR(pg_catalog.*) 1000000)::bigint
 $$;
 
 -- The timestamptz of µs since 1970; exact up to 2^53 µs (year 2255), past every time the three
 -- formats hold (sno: 2079, uid8: 2109, muid: 2112).
 CREATE FUNCTION @extschema@._ids_from_unix_us(us bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT pg_catalog.timestamptz 'epoch' + us * interval '1 microsecond' $$;
+AS $$ SELECT pg_catalog.timestamptz 'epoch' OPERATOR(pg_catalog.+) (us OPERATOR(pg_catalog.*) interval '1 microsecond') $$;
 
 -- ---- sno -------------------------------------------------------------------------------------
 
@@ -50,43 +71,50 @@ AS $$ SELECT pg_catalog.timestamptz 'epoch' + us * interval '1 microsecond' $$;
 -- indexes agree with the compiled type. Bad text raises 22P02 as the compiled type's input does.
 CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
     CONSTRAINT sno_text CHECK (
-        CASE WHEN VALUE IS NULL OR VALUE ~ '^[2-9a-x]{16}$' THEN true
-        ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
-            'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).', false)
+        CASE WHEN VALUE IS NULL OR VALUE OPERATOR(pg_catalog.~) '^[2-9a-x]{16}$' THEN true
+        ELSE @extschema@._ids_raise('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
+            'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).'::pg_catalog.text)::boolean
         END);
+
+CREATE FUNCTION @extschema@._ids_raise_sno(code text, message text, hint text) RETURNS @extschema@.sno
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
 
 -- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
 CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (pg_catalog.ascii(c) - 50 - 39 * (pg_catalog.ascii(c) > 57)::integer)::bigint $$;
+AS $$
+SELECT ((pg_catalog.ascii(c) OPERATOR(pg_catalog.-) 50)
+        OPERATOR(pg_catalog.-) (39 OPERATOR(pg_catalog.*) (pg_catalog.ascii(c) OPERATOR(pg_catalog.>) 57)::integer))::bigint
+$$;
 
 -- The 40-bit number of the 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9).
 -- Written out, not a loop: a plain expression is inlined into the caller's query.
 CREATE FUNCTION @extschema@._sno_half(id text, start integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (@extschema@._sno_digit(pg_catalog.substr(id, start + 0, 1)) << 35)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 1, 1)) << 30)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 2, 1)) << 25)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 3, 1)) << 20)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 4, 1)) << 15)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 5, 1)) << 10)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 6, 1)) << 5)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 7, 1)) << 0)
+SELECT (@extschema@._sno_digit(pg_catalog.substr(id, start, 1)) OPERATOR(pg_catalog.<<) 35)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 1, 1)) OPERATOR(pg_catalog.<<) 30)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 2, 1)) OPERATOR(pg_catalog.<<) 25)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 3, 1)) OPERATOR(pg_catalog.<<) 20)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 4, 1)) OPERATOR(pg_catalog.<<) 15)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 5, 1)) OPERATOR(pg_catalog.<<) 10)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 6, 1)) OPERATOR(pg_catalog.<<) 5)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 7, 1)) OPERATOR(pg_catalog.<<) 0)
 $$;
 
 -- The 8 sno characters of a 40-bit number.
 CREATE FUNCTION @extschema@._sno_chars(half bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
+SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 35) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 25) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 20) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 15) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 10) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 5) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 0) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
 $$;
 
 -- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,
@@ -95,48 +123,52 @@ CREATE FUNCTION @extschema@._sno_encode(units bigint, tick boolean, meta integer
 RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
--- (PostgreSQL gives << and | one precedence, left to right: every shift is bracketed.)
-SELECT (@extschema@._sno_chars((units << 1) | tick::integer)
-     || @extschema@._sno_chars((meta::bigint << 32) | (partition::bigint << 16) | sequence))::@extschema@.sno
+SELECT (@extschema@._sno_chars((units OPERATOR(pg_catalog.<<) 1) OPERATOR(pg_catalog.|) tick::integer::bigint)
+     OPERATOR(pg_catalog.||) @extschema@._sno_chars(((meta::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (partition::bigint OPERATOR(pg_catalog.<<) 16))
+                                   OPERATOR(pg_catalog.|) sequence::bigint))::@extschema@.sno
 $$;
 
 CREATE FUNCTION @extschema@.sno_to_bytea(id @extschema@.sno) RETURNS bytea
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 1)), 4) || pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 9)), 4)
+SELECT pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id::pg_catalog.text, 1)), 4)
+       OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id::pg_catalog.text, 9)), 4)
 $$;
 
 CREATE FUNCTION @extschema@.sno_from_bytea(bytes bytea) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN pg_catalog.length(bytes) = 10 THEN
-    (@extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
-     || @extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
-ELSE @extschema@._ids_raise('22P03',
-    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL, NULL::@extschema@.sno)
+SELECT CASE WHEN pg_catalog.length(bytes) OPERATOR(pg_catalog.=) 10 THEN
+    (@extschema@._sno_chars(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
+     OPERATOR(pg_catalog.||) @extschema@._sno_chars(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
+ELSE @extschema@._ids_raise_sno('22P03'::pg_catalog.text,
+    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)
 END
 $$;
 
 -- The time of a sno: the first µs of its 4 ms unit.
 CREATE FUNCTION @extschema@.sno_time(id @extschema@.sno) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT @extschema@._ids_from_unix_us(1262304000000000 + (@extschema@._sno_half(id, 1) >> 1) * 4000) $$;
+AS $$
+SELECT @extschema@._ids_from_unix_us(1262304000000000
+    OPERATOR(pg_catalog.+) ((@extschema@._sno_half(id::pg_catalog.text, 1) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.*) 4000))
+$$;
 
 CREATE FUNCTION @extschema@.sno_tick(id @extschema@.sno) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (@extschema@._sno_half(id, 1) & 1) = 1 $$;
+AS $$ SELECT (@extschema@._sno_half(id::pg_catalog.text, 1) OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.=) 1 $$;
 
 CREATE FUNCTION @extschema@.sno_meta(id @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (@extschema@._sno_half(id, 9) >> 32)::integer $$;
+AS $$ SELECT (@extschema@._sno_half(id::pg_catalog.text, 9) OPERATOR(pg_catalog.>>) 32)::integer $$;
 
 CREATE FUNCTION @extschema@.sno_partition(id @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ((@extschema@._sno_half(id, 9) >> 16) & 65535)::integer $$;
+AS $$ SELECT ((@extschema@._sno_half(id::pg_catalog.text, 9) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 65535)::integer $$;
 
 CREATE FUNCTION @extschema@.sno_sequence(id @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (@extschema@._sno_half(id, 9) & 65535)::integer $$;
+AS $$ SELECT (@extschema@._sno_half(id::pg_catalog.text, 9) OPERATOR(pg_catalog.&) 65535)::integer $$;
 
 -- sno's NewWithTime with every field given. The time is checked first (22008), then meta,
 -- partition and sequence (22003), in the compiled edition's order. sno's range is 2010-01-01 to
@@ -147,17 +179,25 @@ RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN NOT (ts >= pg_catalog.timestamptz '2010-01-01 00:00:00+00' AND ts <= @extschema@._ids_from_unix_us(3461327255551999)) THEN
-        @extschema@._ids_raise('22008', pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
-            NULL, NULL::@extschema@.sno)
-    WHEN meta NOT BETWEEN 0 AND 255 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL, NULL::@extschema@.sno)
-    WHEN partition NOT BETWEEN 0 AND 65535 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL, NULL::@extschema@.sno)
-    WHEN sequence NOT BETWEEN 0 AND 65535 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL, NULL::@extschema@.sno)
-    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000) / 4000, tick, meta, partition, sequence)
+    WHEN f.units IS NULL THEN
+        @extschema@._ids_raise_sno('22008'::pg_catalog.text, pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
+            NULL::pg_catalog.text)
+    WHEN (meta OPERATOR(pg_catalog.<) 0) OR (meta OPERATOR(pg_catalog.>) 255) THEN
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL::pg_catalog.text)
+    WHEN (partition OPERATOR(pg_catalog.<) 0) OR (partition OPERATOR(pg_catalog.>) 65535) THEN
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL::pg_catalog.text)
+    WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 65535) THEN
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL::pg_catalog.text)
+    ELSE @extschema@._sno_encode(f.units, tick, meta, partition, sequence)
 END
+-- The 4 ms units since 2010, NULL outside sno's range. In a subquery (kept by OFFSET 0) so that
+-- _sno_encode gets a plain column and _sno_chars is inlined: with the whole expression as its
+-- argument it is not, and this function (never inlined: timestamptz + interval is STABLE) would
+-- parse and plan _sno_chars again at every call.
+FROM (SELECT CASE WHEN (ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
+                       AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255551999))
+                  THEN (@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog./) 4000 END
+      OFFSET 0) AS f(units)
 $$;
 
 -- The smallest sno whose sno_time is at or after ts, for range scans:
@@ -167,33 +207,40 @@ CREATE FUNCTION @extschema@.sno_floor(ts timestamptz) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN ts <= pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
-    WHEN ts > @extschema@._ids_from_unix_us(3461327255548000) THEN
-        @extschema@._ids_raise('22008', pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
-            NULL, NULL::@extschema@.sno)
-    -- Units rounded up: the first whole unit at or after ts.
-    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000 + 3999) / 4000, false, 0, 0, 0)
+    WHEN ts OPERATOR(pg_catalog.<=) pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
+    WHEN f.units IS NULL THEN
+        @extschema@._ids_raise_sno('22008'::pg_catalog.text, pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._sno_encode(f.units, false, 0, 0, 0)
 END
+-- Units rounded up: the first whole unit at or after ts; NULL past the last. A subquery, as in
+-- sno_from_parts, so that _sno_chars is inlined.
+FROM (SELECT CASE WHEN (ts OPERATOR(pg_catalog.>) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
+                       AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255548000))
+                  THEN ((@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog.+) 3999) OPERATOR(pg_catalog./) 4000 END
+      OFFSET 0) AS f(units)
 $$;
 
 -- Comparison and min/max of two snos, as the compiled edition's support functions (text order
--- under collation "C" is byte order).
+-- under collation "C" is byte order). pg_catalog has no sno operator: OPERATOR(pg_catalog.<) takes
+-- text's, with the domain's collation "C"; least and greatest use the type's btree order, found
+-- by type, not by name.
 CREATE FUNCTION @extschema@.sno_cmp(a @extschema@.sno, b @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END $$;
+AS $$ SELECT CASE WHEN a OPERATOR(pg_catalog.<) b THEN -1 WHEN a OPERATOR(pg_catalog.>) b THEN 1 ELSE 0 END $$;
 
 CREATE FUNCTION @extschema@.sno_eq(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a = b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.=) b $$;
 CREATE FUNCTION @extschema@.sno_ne(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a <> b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.<>) b $$;
 CREATE FUNCTION @extschema@.sno_lt(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a < b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.<) b $$;
 CREATE FUNCTION @extschema@.sno_le(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a <= b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.<=) b $$;
 CREATE FUNCTION @extschema@.sno_gt(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a > b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.>) b $$;
 CREATE FUNCTION @extschema@.sno_ge(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a >= b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.>=) b $$;
 CREATE FUNCTION @extschema@.sno_smaller(a @extschema@.sno, b @extschema@.sno) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT least(a, b) $$;
 CREATE FUNCTION @extschema@.sno_larger(a @extschema@.sno, b @extschema@.sno) RETURNS @extschema@.sno
@@ -206,42 +253,47 @@ CREATE FUNCTION @extschema@._muid_hex(id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT pg_catalog.replace(id::pg_catalog.text, '-', '') $$;
 
--- Gink's timestamp field, or NULL when all 52 bits are set (Gink's -1 sentinel).
-CREATE FUNCTION @extschema@._muid_timestamp_or_null(id uuid) RETURNS bigint
+-- Gink's timestamp field (52 bits).
+CREATE FUNCTION @extschema@._muid_timestamp_field(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-SELECT nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint, 4503599627370495)
-$$;
+AS $$ SELECT ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint $$;
 
--- Gink's timestamp: µs since 1970, or -1 for the sentinel.
+-- Gink's timestamp: µs since 1970, or -1 for the sentinel: the field + 1 wraps to 0 at all 52 bits
+-- set (one evaluation of the field, where a CASE would take two).
 CREATE FUNCTION @extschema@.muid_timestamp_us(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT coalesce(@extschema@._muid_timestamp_or_null(id), -1) $$;
+AS $$
+SELECT ((@extschema@._muid_timestamp_field(id) OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.&) 4503599627370495) OPERATOR(pg_catalog.-) 1
+$$;
 
--- The timestamp as a timestamptz; the -1 sentinel is 'infinity'.
+-- The timestamp as a timestamptz; the -1 sentinel is 'infinity'. (Not inlined, as timestamptz +
+-- interval is STABLE: the FROM keeps it to one decoding of the field.)
 CREATE FUNCTION @extschema@.muid_timestamp(id uuid) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT coalesce(@extschema@._ids_from_unix_us(@extschema@._muid_timestamp_or_null(id)), pg_catalog.timestamptz 'infinity')
+SELECT CASE WHEN us OPERATOR(pg_catalog.=) -1 THEN pg_catalog.timestamptz 'infinity' ELSE @extschema@._ids_from_unix_us(us) END
+FROM (SELECT @extschema@.muid_timestamp_us(id)) AS field(us)
 $$;
 
--- The medallion (the node), or -1 when all 44 bits are set.
+-- The medallion (the node), or -1 when all 44 bits are set (the field + 1 wraps to 0).
 CREATE FUNCTION @extschema@.muid_medallion(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT coalesce(nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint, 17592186044415), -1)
+SELECT ((('x' OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint OPERATOR(pg_catalog.+) 1)
+        OPERATOR(pg_catalog.&) 17592186044415) OPERATOR(pg_catalog.-) 1
 $$;
 
 -- The offset: the low 32 bits as a signed integer.
 CREATE FUNCTION @extschema@.muid_offset(id uuid) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ('x' || pg_catalog.substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
+AS $$ SELECT ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
 
 -- Canonical text: 34 characters, upper case, TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO.
 CREATE FUNCTION @extschema@.muid_text(id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.upper(pg_catalog.substr(h, 1, 13) || '-' || pg_catalog.substr(h, 14, 11) || '-' || pg_catalog.substr(h, 25, 8))
+SELECT pg_catalog.upper(pg_catalog.substr(h, 1, 13) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 14, 11)
+                        OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 25, 8))
 FROM (SELECT @extschema@._muid_hex(id)) AS hex(h)
 $$;
 
@@ -250,12 +302,21 @@ $$;
 CREATE FUNCTION @extschema@.muid_parse(text text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN text ~ '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
+SELECT CASE WHEN text OPERATOR(pg_catalog.~) '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
     pg_catalog.rpad(pg_catalog.replace(text, '-', ''), 32, '0')::pg_catalog.uuid
-ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for a muid: "%s"', text),
-    'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.',
-    NULL::pg_catalog.uuid)
+ELSE @extschema@._ids_raise_uuid('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for a muid: "%s"', text),
+    'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.'::pg_catalog.text
+    )
 END
+$$;
+
+-- The muid of three fields in range (muid_pack checks them); -1 gives all bits set.
+CREATE FUNCTION @extschema@._muid_compose("timestamp" bigint, medallion bigint, "offset" integer) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT (pg_catalog.lpad(pg_catalog.to_hex("timestamp" OPERATOR(pg_catalog.&) 4503599627370495), 13, '0')
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(medallion OPERATOR(pg_catalog.&) 17592186044415), 11, '0')
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
 $$;
 
 -- A muid of its three fields (Gink's Muid(timestamp, medallion, offset)); -1 is Gink's sentinel,
@@ -264,30 +325,41 @@ CREATE FUNCTION @extschema@.muid_pack("timestamp" bigint, medallion bigint, "off
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN "timestamp" NOT BETWEEN -1 AND 4503599627370495 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
-            NULL, NULL::pg_catalog.uuid)
-    WHEN medallion NOT BETWEEN -1 AND 17592186044415 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
-            NULL, NULL::pg_catalog.uuid)
-    ELSE (pg_catalog.lpad(pg_catalog.to_hex("timestamp" & 4503599627370495), 13, '0')
-       || pg_catalog.lpad(pg_catalog.to_hex(medallion & 17592186044415), 11, '0')
-       || pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
+    WHEN ("timestamp" OPERATOR(pg_catalog.<) -1) OR ("timestamp" OPERATOR(pg_catalog.>) 4503599627370495) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
+            NULL::pg_catalog.text)
+    WHEN (medallion OPERATOR(pg_catalog.<) -1) OR (medallion OPERATOR(pg_catalog.>) 17592186044415) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._muid_compose("timestamp", medallion, "offset")
 END
 $$;
 
 -- muid_pack with the time as a timestamptz, 1970-01-01 to 4503599627370494 µs after it;
--- 'infinity' is Gink's -1 sentinel. Other times are 22008.
+-- 'infinity' is Gink's -1 sentinel. Other times are 22008. Never inlined (timestamptz + interval is
+-- STABLE): it does not call muid_pack(bigint, ...), which is not inlined either and would be parsed
+-- and planned again at every call; its µs come from a subquery (OFFSET 0 keeps it), NULL outside
+-- the range.
 CREATE FUNCTION @extschema@.muid_pack("timestamp" timestamptz, medallion bigint, "offset" integer DEFAULT 0) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN "timestamp" = pg_catalog.timestamptz 'infinity' THEN @extschema@.muid_pack(-1::bigint, medallion, "offset")
-    WHEN "timestamp" >= pg_catalog.timestamptz 'epoch' AND "timestamp" <= @extschema@._ids_from_unix_us(4503599627370494) THEN
-        @extschema@.muid_pack(@extschema@._ids_unix_us("timestamp"), medallion, "offset")
-    ELSE @extschema@._ids_raise('22008', pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
-        NULL, NULL::pg_catalog.uuid)
+    WHEN f.us IS NULL THEN
+        @extschema@._ids_raise_uuid('22008'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
+            NULL::pg_catalog.text)
+    WHEN (medallion OPERATOR(pg_catalog.<) -1) OR (medallion OPERATOR(pg_catalog.>) 17592186044415) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._muid_compose(f.us, medallion, "offset")
 END
+FROM (SELECT CASE
+          -- (-1)::bigint, not -1::bigint, which is the operator - applied to 1::bigint.
+          WHEN "timestamp" OPERATOR(pg_catalog.=) pg_catalog.timestamptz 'infinity' THEN (-1)::bigint
+          WHEN ("timestamp" OPERATOR(pg_catalog.>=) pg_catalog.timestamptz 'epoch')
+               AND ("timestamp" OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(4503599627370494)) THEN
+              @extschema@._ids_unix_us("timestamp")
+      END
+      OFFSET 0) AS f(us)
 $$;
 
 -- The three fields as one record.
@@ -301,7 +373,7 @@ AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), 
 -- because it is not transactional: a rollback does not take it back, and its changes are visible to
 -- every session at once. Only muid_new writes it, holding the lock on _muid_state, so that reading
 -- it and moving it on are one step.
-CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
+CREATE SEQUENCE @stateschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
 
 -- This install's state, one row, which only the installing role can change: `install`, drawn at
 -- install time, sets two installs of one database apart; `medallion` is the one the owner pinned
@@ -309,12 +381,15 @@ CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 450359
 -- locks: no other role can take a lock on it that conflicts with SHARE UPDATE EXCLUSIVE (LOCK
 -- TABLE checks privileges first; what parsing a statement takes without privileges, ACCESS SHARE,
 -- ROW SHARE, ROW EXCLUSIVE, does not conflict with it), where an advisory lock is anyone's to take.
-CREATE TABLE @extschema@._muid_state (
+-- (A role that can name it can still queue a request for a stronger lock before PostgreSQL checks
+-- its privileges, CREATE RULE for one, and every later request waits behind that one: hence the
+-- state schema that callers cannot name.)
+CREATE TABLE @stateschema@._muid_state (
     install uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
     medallion bigint,
     single boolean NOT NULL DEFAULT true PRIMARY KEY CHECK (single)
 );
-INSERT INTO @extschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
+INSERT INTO @stateschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
 
 -- This install's medallion: the pinned one, else 0x10000000000 | 40 bits of a SHA-256 of the
 -- cluster's system identifier, the server's start time, the database and the install, all in
@@ -330,7 +405,7 @@ DECLARE
     install uuid;
     system_identifier bigint := 0;
 BEGIN
-    SELECT s.medallion, s.install INTO pinned, install FROM @extschema@._muid_state AS s;
+    SELECT s.medallion, s.install INTO pinned, install FROM @stateschema@._muid_state AS s;
     IF pinned IS NOT NULL THEN
         RETURN pinned;
     END IF;
@@ -363,7 +438,7 @@ BEGIN
             MESSAGE = pg_catalog.format('muid_set_medallion: medallion %s is out of range: valid range is 0 to 17592186044414 (0xFFFFFFFFFFE)', medallion),
             HINT = 'Nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF; NULL goes back to the derived medallion.';
     END IF;
-    UPDATE @extschema@._muid_state SET medallion = muid_set_medallion.medallion;
+    UPDATE @stateschema@._muid_state SET medallion = muid_set_medallion.medallion;
     RETURN @extschema@._muid_medallion();
 END
 $$;
@@ -388,9 +463,9 @@ DECLARE
 BEGIN
     LOOP
         BEGIN
-            LOCK TABLE @extschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
+            LOCK TABLE @stateschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
             now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
-            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @extschema@._muid_timeline AS t;
+            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @stateschema@._muid_timeline AS t;
             IF next >= 4503599627370495 THEN
                 RAISE EXCEPTION USING ERRCODE = '22008',
                     MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';
@@ -426,34 +501,39 @@ AS $$ SELECT pg_catalog.reverse(v::bit(64)::pg_catalog.text)::bit(64)::bigint $$
 CREATE FUNCTION @extschema@.uid8_mode(id bigint) RETURNS @extschema@.uid8_mode
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (CASE WHEN (id >> 12) & 1 = 1 THEN 'time_sequential' ELSE 'spread' END)::@extschema@.uid8_mode
+SELECT (CASE WHEN ((id OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.=) 1 THEN 'time_sequential' ELSE 'spread' END)::@extschema@.uid8_mode
 $$;
 
 -- The timestamp in ms since 1970: the top 42 bits, reversed in spread mode.
 CREATE FUNCTION @extschema@._uid8_timestamp_ms(id bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN (id >> 12) & 1 = 1 THEN (id >> 22) & 4398046511103
-       ELSE @extschema@._uid8_reverse(id) & 4398046511103 END
+SELECT CASE WHEN ((id OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.=) 1
+            THEN (id OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog.&) 4398046511103
+       ELSE @extschema@._uid8_reverse(id) OPERATOR(pg_catalog.&) 4398046511103 END
 $$;
 
 CREATE FUNCTION @extschema@.uid8_timestamp(id bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT @extschema@._ids_from_unix_us(@extschema@._uid8_timestamp_ms(id) * 1000) $$;
+AS $$ SELECT @extschema@._ids_from_unix_us(@extschema@._uid8_timestamp_ms(id) OPERATOR(pg_catalog.*) 1000) $$;
 
 CREATE FUNCTION @extschema@.uid8_sequence(id bigint) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ((id >> 16) & 63)::integer $$;
+AS $$ SELECT ((id OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 63)::integer $$;
 
 -- The generator id's 11 bits sit in three places: 3 high bits at 13-15 (above the mode bit at 12),
 -- then 4 at 8-11 and 4 at 4-7.
 CREATE FUNCTION @extschema@.uid8_generator(id bigint) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ((((id >> 13) & 7) << 8) | (((id >> 8) & 15) << 4) | ((id >> 4) & 15))::integer $$;
+AS $$
+SELECT ((((id OPERATOR(pg_catalog.>>) 13) OPERATOR(pg_catalog.&) 7) OPERATOR(pg_catalog.<<) 8)
+        OPERATOR(pg_catalog.|) (((id OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 15) OPERATOR(pg_catalog.<<) 4)
+        OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.&) 15))::integer
+$$;
 
 CREATE FUNCTION @extschema@.uid8_cluster(id bigint) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (id & 15)::integer $$;
+AS $$ SELECT (id OPERATOR(pg_catalog.&) 15)::integer $$;
 
 -- The library's Blueprint with every field given. Fields are checked in the compiled edition's
 -- order: timestamp_ms, sequence, generator, cluster (22003).
@@ -463,23 +543,24 @@ RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN timestamp_ms NOT BETWEEN 0 AND 4398046511103 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL, NULL::bigint)
-    WHEN sequence NOT BETWEEN 0 AND 63 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL, NULL::bigint)
-    WHEN generator NOT BETWEEN 0 AND 2047 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL, NULL::bigint)
-    WHEN cluster NOT BETWEEN 0 AND 15 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL, NULL::bigint)
+    WHEN (timestamp_ms OPERATOR(pg_catalog.<) 0) OR (timestamp_ms OPERATOR(pg_catalog.>) 4398046511103) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL::pg_catalog.text)
+    WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 63) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL::pg_catalog.text)
+    WHEN (generator OPERATOR(pg_catalog.<) 0) OR (generator OPERATOR(pg_catalog.>) 2047) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL::pg_catalog.text)
+    WHEN (cluster OPERATOR(pg_catalog.<) 0) OR (cluster OPERATOR(pg_catalog.>) 15) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL::pg_catalog.text)
     ELSE
-        -- (<< and | share one precedence, left to right: every shift is bracketed.)
-        CASE WHEN mode = 'time_sequential' THEN timestamp_ms << 22 ELSE @extschema@._uid8_reverse(timestamp_ms) END
-        | (sequence::bigint << 16)
-        | ((generator >> 8)::bigint << 13)
-        | ((mode = 'time_sequential')::integer::bigint << 12)
-        | (((generator >> 4) & 15)::bigint << 8)
-        | ((generator & 15)::bigint << 4)
-        | cluster
+        -- (The mode compared as enums: pg_catalog's anyenum =, with the value cast.)
+        (CASE WHEN mode OPERATOR(pg_catalog.=) 'time_sequential'::@extschema@.uid8_mode THEN timestamp_ms OPERATOR(pg_catalog.<<) 22
+              ELSE @extschema@._uid8_reverse(timestamp_ms) END)
+        OPERATOR(pg_catalog.|) (sequence::bigint OPERATOR(pg_catalog.<<) 16)
+        OPERATOR(pg_catalog.|) ((generator OPERATOR(pg_catalog.>>) 8)::bigint OPERATOR(pg_catalog.<<) 13)
+        OPERATOR(pg_catalog.|) ((mode OPERATOR(pg_catalog.=) 'time_sequential'::@extschema@.uid8_mode)::integer::bigint OPERATOR(pg_catalog.<<) 12)
+        OPERATOR(pg_catalog.|) (((generator OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.&) 15)::bigint OPERATOR(pg_catalog.<<) 8)
+        OPERATOR(pg_catalog.|) ((generator OPERATOR(pg_catalog.&) 15)::bigint OPERATOR(pg_catalog.<<) 4)
+        OPERATOR(pg_catalog.|) cluster::bigint
 END
 $$;
 
@@ -491,7 +572,7 @@ AS $$ SELECT pg_catalog.int8send(id) $$;
 CREATE FUNCTION @extschema@.uid8_from_bytea(bytes bytea) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN pg_catalog.length(bytes) = 8 THEN ('x' || pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
-ELSE @extschema@._ids_raise('22P03', pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL, NULL::bigint)
+SELECT CASE WHEN pg_catalog.length(bytes) OPERATOR(pg_catalog.=) 8 THEN ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
+ELSE @extschema@._ids_raise_bigint('22P03'::pg_catalog.text, pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)
 END
 $$;

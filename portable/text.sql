@@ -4,6 +4,10 @@
 -- edition's names and signatures (src/families/text.rs), the same text, and the same errors: SQLSTATE,
 -- message and hint (src/rules/text.rs is the reference; tests/portable_ids.py diff compares them).
 -- Every reference to this edition's own objects is @extschema@.name; built-in functions are pg_catalog.name.
+-- As in ids.sql: the SQL functions (inlined into the caller's query) spell every operator
+-- OPERATOR(pg_catalog.x), the PL/pgSQL ones run with search_path = pg_catalog, pg_temp, and every call of
+-- this edition's own functions is an exact match of their argument types (literals cast), so nothing
+-- planted in @extschema@ takes a call (tests/portable_planting.py).
 --
 -- Speed: the functions of the interface are PL/pgSQL, whose statements are planned once per session;
 -- they check text with one regular expression and compute with the helpers below, which are single
@@ -23,42 +27,41 @@
 CREATE FUNCTION @extschema@._text_chars12(v bigint, alphabet text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr(alphabet, ((v >> 55) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 50) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 45) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 40) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 35) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 30) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 25) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 20) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 15) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 10) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 5) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, (v & 31)::integer + 1, 1)
+SELECT pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 55) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 50) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 35) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 25) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 20) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 15) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 10) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 5) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 0) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
 $$;
 
 -- The value of the digit at position p of t (already in the alphabet's case, aliases resolved).
 CREATE FUNCTION @extschema@._text_digit(t text, p integer, alphabet text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (pg_catalog.strpos(alphabet, pg_catalog.substr(t, p, 1)) - 1)::bigint $$;
+AS $$ SELECT (pg_catalog.strpos(alphabet, pg_catalog.substr(t, p, 1)) OPERATOR(pg_catalog.-) 1)::bigint $$;
 
 -- The 60 bits of the 12 digits of t from position start.
--- (PostgreSQL gives << and | one precedence, left to right: every shift is bracketed.)
 CREATE FUNCTION @extschema@._text_value12(t text, start integer, alphabet text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (@extschema@._text_digit(t, start, alphabet) << 55)
-     | (@extschema@._text_digit(t, start + 1, alphabet) << 50)
-     | (@extschema@._text_digit(t, start + 2, alphabet) << 45)
-     | (@extschema@._text_digit(t, start + 3, alphabet) << 40)
-     | (@extschema@._text_digit(t, start + 4, alphabet) << 35)
-     | (@extschema@._text_digit(t, start + 5, alphabet) << 30)
-     | (@extschema@._text_digit(t, start + 6, alphabet) << 25)
-     | (@extschema@._text_digit(t, start + 7, alphabet) << 20)
-     | (@extschema@._text_digit(t, start + 8, alphabet) << 15)
-     | (@extschema@._text_digit(t, start + 9, alphabet) << 10)
-     | (@extschema@._text_digit(t, start + 10, alphabet) << 5)
-     | @extschema@._text_digit(t, start + 11, alphabet)
+SELECT (@extschema@._text_digit(t, start, alphabet) OPERATOR(pg_catalog.<<) 55)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 1, alphabet) OPERATOR(pg_catalog.<<) 50)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 2, alphabet) OPERATOR(pg_catalog.<<) 45)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 3, alphabet) OPERATOR(pg_catalog.<<) 40)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 4, alphabet) OPERATOR(pg_catalog.<<) 35)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 5, alphabet) OPERATOR(pg_catalog.<<) 30)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 6, alphabet) OPERATOR(pg_catalog.<<) 25)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 7, alphabet) OPERATOR(pg_catalog.<<) 20)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 8, alphabet) OPERATOR(pg_catalog.<<) 15)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 9, alphabet) OPERATOR(pg_catalog.<<) 10)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 10, alphabet) OPERATOR(pg_catalog.<<) 5)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 11, alphabet) OPERATOR(pg_catalog.<<) 0)
 $$;
 
 -- The 26 Crockford digits of a uuid (2 zero bits, then the 128) from its byte 0 (b0) and the 60 bits of
@@ -67,8 +70,9 @@ $$;
 CREATE FUNCTION @extschema@._text_crockford(b0 integer, hi bigint, lo bigint, alphabet text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr(alphabet, (b0 >> 5) + 1, 1) || pg_catalog.substr(alphabet, (b0 & 31) + 1, 1)
-    || @extschema@._text_chars12(hi, alphabet) || @extschema@._text_chars12(lo, alphabet)
+SELECT pg_catalog.substr(alphabet, (b0 OPERATOR(pg_catalog.>>) 5) OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, (b0 OPERATOR(pg_catalog.&) 31) OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) @extschema@._text_chars12(hi, alphabet) OPERATOR(pg_catalog.||) @extschema@._text_chars12(lo, alphabet)
 $$;
 
 -- The 26 base32hex digits of a uuid (the 128 bits, then 2 zero bits) from the 60 bits of hex digits
@@ -76,10 +80,10 @@ $$;
 CREATE FUNCTION @extschema@._text_base32hex(hi bigint, lo bigint, b15 integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT @extschema@._text_chars12(hi, '0123456789ABCDEFGHIJKLMNOPQRSTUV')
-    || @extschema@._text_chars12(lo, '0123456789ABCDEFGHIJKLMNOPQRSTUV')
-    || pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', (b15 >> 3) + 1, 1)
-    || pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', ((b15 & 7) << 2) + 1, 1)
+SELECT @extschema@._text_chars12(hi, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)
+    OPERATOR(pg_catalog.||) @extschema@._text_chars12(lo, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', (b15 OPERATOR(pg_catalog.>>) 3) OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', ((b15 OPERATOR(pg_catalog.&) 7) OPERATOR(pg_catalog.<<) 2) OPERATOR(pg_catalog.+) 1, 1)
 $$;
 
 -- Crockford text in upper case with its aliases read (I and L are 1, O is 0), for _text_digit.
@@ -91,20 +95,20 @@ AS $$ SELECT pg_catalog.translate(t, 'abcdefghjkmnpqrstvwxyzILOilo', 'ABCDEFGHJK
 CREATE FUNCTION @extschema@._text_from_crockford(c text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ') << 5)
-                                          | @extschema@._text_digit(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')), 2, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 3, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')), 15, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 15, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')), 15, '0'))::pg_catalog.uuid
+SELECT (pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text) OPERATOR(pg_catalog.<<) 5)
+                                          OPERATOR(pg_catalog.|) @extschema@._text_digit(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)), 2, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 3, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)), 15, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 15, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)), 15, '0'))::pg_catalog.uuid
 $$;
 
 -- The uuid of 26 valid base32hex digits in upper case.
 CREATE FUNCTION @extschema@._text_from_base32hex(c text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 1, '0123456789ABCDEFGHIJKLMNOPQRSTUV')), 15, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 13, '0123456789ABCDEFGHIJKLMNOPQRSTUV')), 15, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 25, '0123456789ABCDEFGHIJKLMNOPQRSTUV') << 3)
-                                          | (@extschema@._text_digit(c, 26, '0123456789ABCDEFGHIJKLMNOPQRSTUV') >> 2)), 2, '0'))::pg_catalog.uuid
+SELECT (pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 1, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)), 15, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 13, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)), 15, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 25, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text) OPERATOR(pg_catalog.<<) 3)
+                                          OPERATOR(pg_catalog.|) (@extschema@._text_digit(c, 26, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text) OPERATOR(pg_catalog.>>) 2)), 2, '0'))::pg_catalog.uuid
 $$;
 
 -- Why t is not the digits of `form` ('base32hex', 'crockford', 'typeid': a TypeID's suffix, 'uid8'), or
@@ -201,7 +205,7 @@ BEGIN
     IF length(t) - k <> 26 THEN
         RETURN format('a suffix of %s characters, expected 26', length(t) - k);
     END IF;
-    RETURN @extschema@._text_error(substr(t, k + 1), 'typeid', k);
+    RETURN @extschema@._text_error(substr(t, k + 1), 'typeid'::pg_catalog.text, k);
 END
 $$;
 
@@ -221,7 +225,7 @@ BEGIN
         b := ('x' || substr(h, 1, 2))::bit(8)::integer;
         hi := ('x' || substr(h, 3, 15))::bit(60)::bigint;
         lo := ('x' || substr(h, 18, 15))::bit(60)::bigint;
-        RETURN @extschema@._text_crockford(b, hi, lo, '0123456789ABCDEFGHJKMNPQRSTVWXYZ');
+        RETURN @extschema@._text_crockford(b, hi, lo, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text);
     ELSIF encoding = 'base32hex' THEN
         hi := ('x' || substr(h, 1, 15))::bit(60)::bigint;
         lo := ('x' || substr(h, 16, 15))::bit(60)::bigint;
@@ -248,7 +252,7 @@ BEGIN
             RETURN @extschema@._text_from_crockford(c);
         END IF;
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = format('comb_parse: invalid crockford text "%s": %s', t, @extschema@._text_error(t, 'crockford', 0)),
+            MESSAGE = format('comb_parse: invalid crockford text "%s": %s', t, @extschema@._text_error(t, 'crockford'::pg_catalog.text, 0)),
             HINT = 'A crockford uuid is 26 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L read as 1, O as 0), the first at most 7.';
     ELSIF encoding = 'base32hex' THEN
         IF t ~ '^[0123456789ABCDEFGHIJKLMNOPQRSTUVabcdefghijklmnopqrstuv]{25}[048CGKOScgkos]$' THEN
@@ -256,7 +260,7 @@ BEGIN
             RETURN @extschema@._text_from_base32hex(c);
         END IF;
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = format('comb_parse: invalid base32hex text "%s": %s', t, @extschema@._text_error(t, 'base32hex', 0)),
+            MESSAGE = format('comb_parse: invalid base32hex text "%s": %s', t, @extschema@._text_error(t, 'base32hex'::pg_catalog.text, 0)),
             HINT = 'A base32hex uuid is 26 digits of 0123456789ABCDEFGHIJKLMNOPQRSTUV in either case, the last one of 048CGKOS, as PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''='') writes it.';
     END IF;
     RAISE EXCEPTION USING ERRCODE = '22023',
@@ -282,7 +286,7 @@ BEGIN
         hi := ('x' || substr(h, 3, 15))::bit(60)::bigint;
         lo := ('x' || substr(h, 18, 15))::bit(60)::bigint;
         RETURN CASE WHEN p = '' THEN '' ELSE p || '_' END
-            || @extschema@._text_crockford(b, hi, lo, '0123456789abcdefghjkmnpqrstvwxyz');
+            || @extschema@._text_crockford(b, hi, lo, '0123456789abcdefghjkmnpqrstvwxyz'::pg_catalog.text);
     END IF;
     RAISE EXCEPTION USING ERRCODE = '22023',
         MESSAGE = format('typeid_text: invalid TypeID prefix "%s": %s', p, @extschema@._typeid_prefix_error(p)),
@@ -310,7 +314,7 @@ $$;
 -- The uuid of a TypeID of any prefix.
 CREATE FUNCTION @extschema@.typeid_parse(text text) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
-AS $$ BEGIN RETURN @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse'); END $$;
+AS $$ BEGIN RETURN @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse'::pg_catalog.text); END $$;
 
 -- The uuid of a TypeID whose prefix is expected_prefix ('' for none): the argument is checked first
 -- (22023), then the text, then its prefix (22P02).
@@ -327,7 +331,7 @@ BEGIN
             MESSAGE = format('typeid_parse: invalid TypeID prefix "%s": %s', expected, @extschema@._typeid_prefix_error(expected)),
             HINT = 'A TypeID prefix is at most 63 characters of a-z and _ that begins and ends with a letter, or empty.';
     END IF;
-    id := @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse');
+    id := @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse'::pg_catalog.text);
     -- Valid: the prefix is all but the last 27 characters (26 digits and _), or nothing.
     found := substr(typeid_parse.text COLLATE "C", 1, greatest(length(typeid_parse.text) - 27, 0));
     IF found = expected THEN
@@ -344,7 +348,7 @@ CREATE FUNCTION @extschema@.typeid_prefix(text text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM @extschema@._typeid_uuid(typeid_prefix.text, 'typeid_prefix');
+    PERFORM @extschema@._typeid_uuid(typeid_prefix.text, 'typeid_prefix'::pg_catalog.text);
     RETURN substr(typeid_prefix.text, 1, greatest(length(typeid_prefix.text) - 27, 0));
 END
 $$;
@@ -354,8 +358,10 @@ $$;
 CREATE FUNCTION @extschema@.uid8_text(id bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (((id # '-9223372036854775808'::bigint) >> 60) & 15)::integer + 1, 1)
-    || @extschema@._text_chars12((id # '-9223372036854775808'::bigint) & 1152921504606846975, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')
+SELECT pg_catalog.substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ',
+           (((id OPERATOR(pg_catalog.#) '-9223372036854775808'::bigint) OPERATOR(pg_catalog.>>) 60) OPERATOR(pg_catalog.&) 15)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) @extschema@._text_chars12((id OPERATOR(pg_catalog.#) '-9223372036854775808'::bigint) OPERATOR(pg_catalog.&) 1152921504606846975,
+                                                      '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)
 $$;
 
 -- The bigint of 13 Crockford digits, either case: the first digit's top bit is the sign bit flipped,
@@ -370,12 +376,12 @@ DECLARE
 BEGIN
     IF t !~ '^[0123456789ABCDEFabcdefIiLlOo][0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz]{12}$' THEN
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = format('uid8_parse: invalid uid8 text "%s": %s', t, @extschema@._text_error(t, 'uid8', 0)),
+            MESSAGE = format('uid8_parse: invalid uid8 text "%s": %s', t, @extschema@._text_error(t, 'uid8'::pg_catalog.text, 0)),
             HINT = 'A uid8 text is 13 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L read as 1, O as 0), the first at most F.';
     END IF;
     c := @extschema@._text_crockford_canonical(t);
-    first := @extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ') # 8;
+    first := @extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text) # 8;
     RETURN (first - 16 * (first >= 8)::integer) * 1152921504606846976
-         + @extschema@._text_value12(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ');
+         + @extschema@._text_value12(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text);
 END
 $$;

@@ -6,12 +6,20 @@
 #     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and for the COMB family
 #     (tests/portable_comb_vectors.py), the text forms against Python's base64 and python-ulid
 #     (tests/text_forms.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
-#     with TEMP granted for it); a second install into the same schema and an
+#     with TEMP granted for it); overloads and operators planted in the edition's schema by a role
+#     granted CREATE there never run in the edition's place (tests/portable_planting.py, in a
+#     database of its own); a second install into the same schema and an
 #     install into a schema without CREATE are refused; the uninstall stops while a table uses sno and
 #     then removes every object;
 #     muid_new, the one generator (docs/portable.md): 8 sessions at once with rollbacks, no value
 #     twice; a cancel behind the timeline's lock leaves none; after a crash restart it goes on past
 #     every value issued;
+#     among roles that do not trust each other (tests/portable_trust.py, issue 31): two installs in one
+#     database never issue the same muid, a role with only CONNECT and USAGE cannot stop muid_new by
+#     any lock it can name, schema names with "$'\ and schemas where another role can create are
+#     refused, the medallion is one per install whatever the session settings, a cancel behind
+#     the timeline's table lock leaves none, and with a state schema no CREATE RULE/TRIGGER left
+#     waiting stalls muid_new; an install and uninstall with a state schema;
 #  3. pg_tle (when its tarball is beside the repo): pgtle.install_extension by a pgtle_admin member
 #     that is no superuser, CREATE EXTENSION by a role with only CREATE on one schema, the same
 #     vectors, DROP EXTENSION; the name comb_ext
@@ -159,6 +167,15 @@ echo "  comb_uuid() under that search_path: 1000 values from the clock and 1000 
 admin -d portable -c "DROP SCHEMA shadow CASCADE" 2>/dev/null
 lap
 
+say "[pg$MAJOR portable] overloads and operators planted in the edition's schema by a role granted CREATE there after the install: none runs"
+# Its own database: it makes roles planting_owner/planter/caller, installs as the first, grants
+# CREATE to the second, plants overloads of every function and operators on the edition's and the
+# base types (from the catalog), then calls every public function and the vectors (tests/portable_planting.py).
+admin -d postgres -c "CREATE DATABASE planting"
+"$PYTHON" "$REPO/tests/portable_planting.py" "$(conninfo postgres planting)" ids --install "$REPO/portable/dist/comb_ext_install.sql"
+admin -d postgres -c "DROP DATABASE planting"
+lap
+
 say "[pg$MAJOR portable] comb_uuid's generator as the installing role: order, sub-millisecond fraction, session state, clock step back, EXPLAIN of comb_in_range and the SQL Server key"
 "$PYTHON" "$REPO/tests/portable_comb_behaviour.py" "$(conninfo portable_user portable)" ids
 admin -d portable -c "REVOKE TEMP ON DATABASE portable FROM portable_user"
@@ -178,6 +195,13 @@ cluster_start "$CLUSTER" "$PORT"
 "$PYTHON" "$REPO/tests/portable_ids.py" timeline "$(conninfo portable_user portable)" ids "$highest"
 lap
 
+say "[pg$MAJOR portable] roles that do not trust each other (issue 31): two installs in one database, a CONNECT-only role's locks, quote characters in schema names, another role's CREATE, the medallion, a cancel behind the table lock, a CREATE RULE/TRIGGER left waiting"
+# Its own roles trust_* and database trust_db, dropped at the end (tests/portable_trust.py).
+trust_args=()
+[ $pgtle = yes ] && trust_args=(--pgtle "$REPO/portable/dist/comb_ext_pgtle.sql")  # CREATE EXTENSION's refusals too
+"$PYTHON" "$REPO/tests/portable_trust.py" "$(conninfo postgres postgres)" "$REPO/portable/dist/comb_ext_install.sql" "${trust_args[@]}"
+lap
+
 say "[pg$MAJOR portable] uninstall: refused while a table uses sno, then every object gone"
 as_role portable_user -d portable -c "CREATE TABLE ids.keep (id ids.sno, mode ids.uid8_mode)"
 expect_error 2BP01 portable_user portable -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_uninstall.sql"
@@ -188,6 +212,20 @@ left=$(admin -d portable -c "SELECT (SELECT count(*) FROM pg_catalog.pg_proc WHE
     + (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace = 'ids'::regnamespace)")
 [ "$left" = 0 ] || { echo "uninstall left $left objects in schema ids" >&2; exit 1; }
 echo "  schema ids is empty again"
+# With a state schema (comb_ext_install.state_schema): muid_new's relations there, and the
+# uninstaller, given the same setting, removes them too.
+admin -d portable -c "CREATE SCHEMA ids_state" -c "GRANT USAGE, CREATE ON SCHEMA ids_state TO portable_user"
+as_role portable_user -d portable -c 'SET search_path = ids' -c 'SET comb_ext_install.state_schema = ids_state' -f "$REPO/portable/dist/comb_ext_install.sql"
+placed=$(admin -d portable -c "SELECT pg_catalog.string_agg(c.relnamespace::regnamespace || '.' || c.relname, ' ' ORDER BY c.relname)
+    FROM pg_catalog.pg_class AS c WHERE c.relnamespace IN ('ids'::regnamespace, 'ids_state'::regnamespace)")
+[ "$placed" = "ids_state._muid_state ids_state._muid_state_pkey ids_state._muid_timeline" ] ||
+    { echo "  FAILED: with state schema ids_state the relations are: $placed" >&2; exit 1; }
+[ -n "$(as_role portable_user -d portable -c 'SELECT ids.muid_new()')" ]
+as_role portable_user -d portable -c 'SET search_path = ids' -c 'SET comb_ext_install.state_schema = ids_state' -f "$REPO/portable/dist/comb_ext_uninstall.sql"
+left=$(admin -d portable -c "SELECT (SELECT count(*) FROM pg_catalog.pg_proc WHERE pronamespace = 'ids'::regnamespace)
+    + (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace IN ('ids'::regnamespace, 'ids_state'::regnamespace))")
+[ "$left" = 0 ] || { echo "uninstall with a state schema left $left objects" >&2; exit 1; }
+echo "  with comb_ext_install.state_schema = ids_state: muid_new's three relations there, none in ids; uninstalled, both empty"
 lap
 
 if [ $pgtle = yes ]; then

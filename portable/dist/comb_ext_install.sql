@@ -9,6 +9,9 @@ DO $comb_ext_block$
 DECLARE
     target text := pg_catalog.current_schema();
     target_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname = pg_catalog.current_schema());
+    state text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema());
+    state_oid oid := (SELECT n.oid FROM pg_catalog.pg_namespace AS n
+                      WHERE n.nspname = coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''), pg_catalog.current_schema()));
     clash text;
 BEGIN
     IF target IS NULL THEN
@@ -18,13 +21,13 @@ BEGIN
     END IF;
     SELECT pg_catalog.string_agg(DISTINCT found.name, ', ') INTO clash FROM (
         SELECT p.proname::text AS name FROM pg_catalog.pg_proc AS p
-        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_comb_ts', '_comb_us', '_comb_clock', '_comb_range_start', '_comb_range_end', '_comb_range_text', '_comb_max_units', '_comb_out_of_range', '_comb_finite_us', '_comb_position', '_comb_unit_us', '_comb_field', '_comb_compose', '_comb_hi', '_comb_lo', '_comb_at', '_comb_random', 'comb_uuid', '_comb_unix_clock_refused', '_comb_unix_position_refused', 'comb_stamp', 'comb_timestamp', 'comb_floor', 'comb_is_ticks', 'uuid_sqlserver_key', 'uuid_binary_key', 'uuid_sqlserver_cmp', 'uuid_sqlserver_lt', 'uuid_sqlserver_le', 'uuid_sqlserver_ge', 'uuid_sqlserver_gt', 'comb_range_bound', 'comb_range_lower', 'comb_range_upper', 'comb_in_range', '_ids_raise', '_ids_unix_us', '_ids_from_unix_us', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_or_null', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', 'muid_pack', 'muid_unpack', '_muid_medallion', 'muid_set_medallion', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea', '_text_chars12', '_text_digit', '_text_value12', '_text_crockford', '_text_base32hex', '_text_crockford_canonical', '_text_from_crockford', '_text_from_base32hex', '_text_error', '_typeid_prefix_error', '_typeid_error', 'comb_text', 'comb_parse', 'typeid_text', '_typeid_uuid', 'typeid_parse', 'typeid_prefix', 'uid8_text', 'uid8_parse']::text[])
+        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_comb_ts', '_comb_us', '_comb_clock', '_comb_range_start', '_comb_range_end', '_comb_range_text', '_comb_max_units', '_comb_out_of_range', '_comb_finite_us', '_comb_position', '_comb_unit_us', '_comb_field', '_comb_compose', '_comb_hi', '_comb_lo', '_comb_at', '_comb_random', 'comb_uuid', '_comb_unix_clock_refused', '_comb_unix_position_refused', 'comb_stamp', 'comb_timestamp', 'comb_floor', 'comb_is_ticks', 'uuid_sqlserver_key', 'uuid_binary_key', 'uuid_sqlserver_cmp', 'uuid_sqlserver_lt', 'uuid_sqlserver_le', 'uuid_sqlserver_ge', 'uuid_sqlserver_gt', 'comb_range_bound', 'comb_range_lower', 'comb_range_upper', 'comb_in_range', '_ids_raise', '_ids_raise_bigint', '_ids_raise_uuid', '_ids_unix_us', '_ids_from_unix_us', '_ids_raise_sno', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_field', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', '_muid_compose', 'muid_pack', 'muid_unpack', '_muid_medallion', 'muid_set_medallion', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea', '_text_chars12', '_text_digit', '_text_value12', '_text_crockford', '_text_base32hex', '_text_crockford_canonical', '_text_from_crockford', '_text_from_base32hex', '_text_error', '_typeid_prefix_error', '_typeid_error', 'comb_text', 'comb_parse', 'typeid_text', '_typeid_uuid', 'typeid_parse', 'typeid_prefix', 'uid8_text', 'uid8_parse']::text[])
         UNION ALL
         SELECT t.typname::text FROM pg_catalog.pg_type AS t
         WHERE t.typnamespace = target_oid AND t.typname = ANY (ARRAY['comb_format', '_comb_unix_clock', '_comb_unix_position', 'sno', 'uid8_mode']::text[])
         UNION ALL
         SELECT c.relname::text FROM pg_catalog.pg_class AS c
-        WHERE c.relnamespace = target_oid AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
+        WHERE c.relnamespace IN (target_oid, state_oid) AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
         UNION ALL
         SELECT o.oprname::text FROM pg_catalog.pg_operator AS o
         WHERE o.oprnamespace = target_oid AND o.oprname = ANY (ARRAY['#<#', '#<=#', '#>=#', '#>#']::text[])
@@ -39,91 +42,135 @@ BEGIN
     EXECUTE $comb_ext_script$
 -- comb_ext SQL edition: refuses a schema it cannot be safe in (docs/portable.md, "Threat model").
 -- Runs first, in the schema being installed into (the search_path's first: the DO installer's and
--- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas.
+-- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas; and checks the
+-- state schema the psql installer is given (comb_ext_install.state_schema), if any.
 DO $guard$
 DECLARE
     target constant text := pg_catalog.current_schema();
+    state constant text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''),
+                                    pg_catalog.current_schema());
+    schema_name text;
+    privileges text;
     others text;
 BEGIN
-    -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
-    -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
-    IF target ~ '["$''\\]' THEN
-        RAISE EXCEPTION USING ERRCODE = '22023',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(target)),
-            HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
-    END IF;
-    -- Any other role that can create objects here could plant an overload or operator that the
-    -- edition's callers would run (docs/portable.md). Superusers can do anything anyway, and
-    -- members of the installing role act as it.
-    -- (With PUBLIC, every role can: the message names PUBLIC alone.)
-    SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
-                ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
-    INTO others FROM (
-        SELECT 'PUBLIC' AS who
-        FROM pg_catalog.pg_namespace AS n,
-             pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
-        WHERE n.nspname = target AND a.grantee = 0 AND a.privilege_type = 'CREATE'
-        UNION
-        SELECT r.rolname::text
-        FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
-        WHERE n.nspname = target AND NOT r.rolsuper AND r.rolname <> current_user
-          AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
-          AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
-    ) AS found;
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = '42501',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
-                                        pg_catalog.quote_ident(target), others),
-            DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
-            HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
-                                     pg_catalog.quote_ident(target), others);
-    END IF;
+    FOREACH schema_name IN ARRAY ARRAY[target, state] LOOP
+        -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
+        -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
+        IF schema_name ~ '["$''\\]' THEN
+            RAISE EXCEPTION USING ERRCODE = '22023',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(schema_name)),
+                HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
+        END IF;
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace AS n WHERE n.nspname = schema_name) THEN
+            RAISE EXCEPTION USING ERRCODE = '3F000',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s does not exist', pg_catalog.quote_ident(schema_name));
+        END IF;
+        -- Any other role that can create objects in the edition's schema could plant an overload or
+        -- operator its callers would run; in the state schema, any other that can even name its
+        -- relations could queue a lock request in front of muid_new's. Superusers can do anything
+        -- anyway, and members of the installing role act as it. Predefined roles (pg_read_all_data
+        -- can use every schema) are not named: their members are, each. (With PUBLIC, every role
+        -- can: the message names PUBLIC alone.)
+        privileges := CASE WHEN schema_name = target THEN 'CREATE' ELSE 'USAGE, CREATE' END;
+        SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
+                    ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
+        INTO others FROM (
+            SELECT 'PUBLIC' AS who
+            FROM pg_catalog.pg_namespace AS n,
+                 pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
+            WHERE n.nspname = schema_name AND a.grantee = 0
+              AND a.privilege_type = ANY (pg_catalog.string_to_array(privileges, ', '))
+            UNION
+            SELECT r.rolname::text
+            FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
+            WHERE n.nspname = schema_name AND NOT r.rolsuper AND r.rolname <> current_user AND r.oid >= 16384
+              AND pg_catalog.has_schema_privilege(r.oid, n.oid, privileges)
+              AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
+        ) AS found;
+        IF others IS NOT NULL AND schema_name = target THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
+                HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        ELSIF others IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: state schema %s is not private: %s can use it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A role that can name muid_new''s relations can queue a lock request that stops every muid_new call.',
+                HINT = pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA %s FROM %s; the callers need USAGE on the edition''s schema only.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        END IF;
+    END LOOP;
 END
 $guard$;
 $comb_ext_script$;
-    EXECUTE pg_catalog.replace($comb_ext_script$
+    EXECUTE pg_catalog.replace(pg_catalog.replace($comb_ext_script$
 -- ==== portable/_guard.sql ====
 -- comb_ext SQL edition: refuses a schema it cannot be safe in (docs/portable.md, "Threat model").
 -- Runs first, in the schema being installed into (the search_path's first: the DO installer's and
--- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas.
+-- CREATE EXTENSION's alike), so both ways of installing refuse the same schemas; and checks the
+-- state schema the psql installer is given (comb_ext_install.state_schema), if any.
 DO $guard$
 DECLARE
     target constant text := pg_catalog.current_schema();
+    state constant text := coalesce(nullif(pg_catalog.current_setting('comb_ext_install.state_schema', true), ''),
+                                    pg_catalog.current_schema());
+    schema_name text;
+    privileges text;
     others text;
 BEGIN
-    -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
-    -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
-    IF target ~ '["$''\\]' THEN
-        RAISE EXCEPTION USING ERRCODE = '22023',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(target)),
-            HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
-    END IF;
-    -- Any other role that can create objects here could plant an overload or operator that the
-    -- edition's callers would run (docs/portable.md). Superusers can do anything anyway, and
-    -- members of the installing role act as it.
-    -- (With PUBLIC, every role can: the message names PUBLIC alone.)
-    SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
-                ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
-    INTO others FROM (
-        SELECT 'PUBLIC' AS who
-        FROM pg_catalog.pg_namespace AS n,
-             pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
-        WHERE n.nspname = target AND a.grantee = 0 AND a.privilege_type = 'CREATE'
-        UNION
-        SELECT r.rolname::text
-        FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
-        WHERE n.nspname = target AND NOT r.rolsuper AND r.rolname <> current_user
-          AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
-          AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
-    ) AS found;
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = '42501',
-            MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
-                                        pg_catalog.quote_ident(target), others),
-            DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
-            HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
-                                     pg_catalog.quote_ident(target), others);
-    END IF;
+    FOREACH schema_name IN ARRAY ARRAY[target, state] LOOP
+        -- PostgreSQL's own CREATE EXTENSION refuses these in the schema of a script that names it
+        -- (CVE-2023-39417): they can end a quoted identifier, a string or a dollar-quoted body.
+        IF schema_name ~ '["$''\\]' THEN
+            RAISE EXCEPTION USING ERRCODE = '22023',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: invalid character in schema name %s: must not contain any of "$''\', pg_catalog.quote_ident(schema_name)),
+                HINT = 'Install into a schema whose name has none of the characters " $ '' \.';
+        END IF;
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace AS n WHERE n.nspname = schema_name) THEN
+            RAISE EXCEPTION USING ERRCODE = '3F000',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s does not exist', pg_catalog.quote_ident(schema_name));
+        END IF;
+        -- Any other role that can create objects in the edition's schema could plant an overload or
+        -- operator its callers would run; in the state schema, any other that can even name its
+        -- relations could queue a lock request in front of muid_new's. Superusers can do anything
+        -- anyway, and members of the installing role act as it. Predefined roles (pg_read_all_data
+        -- can use every schema) are not named: their members are, each. (With PUBLIC, every role
+        -- can: the message names PUBLIC alone.)
+        privileges := CASE WHEN schema_name = target THEN 'CREATE' ELSE 'USAGE, CREATE' END;
+        SELECT CASE WHEN pg_catalog.bool_or(who = 'PUBLIC') THEN 'PUBLIC'
+                    ELSE pg_catalog.string_agg(pg_catalog.quote_ident(who), ', ' ORDER BY who) END
+        INTO others FROM (
+            SELECT 'PUBLIC' AS who
+            FROM pg_catalog.pg_namespace AS n,
+                 pg_catalog.aclexplode(coalesce(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) AS a
+            WHERE n.nspname = schema_name AND a.grantee = 0
+              AND a.privilege_type = ANY (pg_catalog.string_to_array(privileges, ', '))
+            UNION
+            SELECT r.rolname::text
+            FROM pg_catalog.pg_roles AS r, pg_catalog.pg_namespace AS n
+            WHERE n.nspname = schema_name AND NOT r.rolsuper AND r.rolname <> current_user AND r.oid >= 16384
+              AND pg_catalog.has_schema_privilege(r.oid, n.oid, privileges)
+              AND NOT pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
+        ) AS found;
+        IF others IS NOT NULL AND schema_name = target THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: schema %s is not safe to install into: %s can create objects in it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A function or operator another role creates in the edition''s schema can run in its callers'' sessions.',
+                HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %s FROM %s; or install into a schema where only you can create objects.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        ELSIF others IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = pg_catalog.format('comb_ext SQL edition: state schema %s is not private: %s can use it',
+                                            pg_catalog.quote_ident(schema_name), others),
+                DETAIL = 'A role that can name muid_new''s relations can queue a lock request that stops every muid_new call.',
+                HINT = pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA %s FROM %s; the callers need USAGE on the edition''s schema only.',
+                                         pg_catalog.quote_ident(schema_name), others);
+        END IF;
+    END LOOP;
 END
 $guard$;
 
@@ -134,7 +181,11 @@ $guard$;
 --
 -- @extschema@ is the schema the edition is installed in: the assembly substitutes it, and CREATE
 -- EXTENSION (pg_tle) does so natively. Everything else is qualified with pg_catalog, so no caller's
--- search_path can change what runs. PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- search_path can change what runs. Every call of the edition's own functions passes exactly the
+-- declared argument types (literals cast: 'comb_floor'::text, NULL::integer, 0::bigint; defaulted
+-- arguments given), as PostgreSQL takes an exact match first: an overload planted in @extschema@ by
+-- a role with CREATE there (comb_floor(text, ...), _comb_compose(integer, ...)) never takes the call
+-- (tests/portable_planting.py). PL/pgSQL functions run with search_path = pg_catalog, pg_temp
 -- (but the two key functions, which use no operator and are called once per index entry); the SQL
 -- functions are inlined by the planner, which a SET clause would prevent, so they spell every
 -- operator out as OPERATOR(pg_catalog.x) (and, as those all bind alike, parenthesize every group).
@@ -154,6 +205,25 @@ $guard$;
 --   1698693120000          65536 * 25920000: the sqldatetime clock's last unit (day 65535, time of day 25920000)
 --   253402300799999        the unix clock's last millisecond
 --   3155378975999999999    the ticks clock's last tick
+
+-- The rules that the generators, written out for speed, share with the helpers: each is written once
+-- here and expanded where it is used (portable/build.py, "@define"). Every operator is
+-- OPERATOR(pg_catalog.x), as they are expanded into inlined SQL too; those all bind alike, left to
+-- right, hence the parentheses.
+-- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
+-- @define COMB_CLOCK(format) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END
+-- [start, end) of a clock, in unix µs.
+-- @define COMB_RANGE_START(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END
+-- @define COMB_RANGE_END(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END
+-- The position of a time `since` µs after its clock's start: units * 4096 + the time's fraction of
+-- its unit in 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks
+-- clock (its fraction has no bits); each floor(since * 4096 / unit): unix floor(µs * 512 / 125), in
+-- numeric, as µs * 512 overflows a bigint after year 2540; sqldatetime floor(µs * 768 / 625), as
+-- 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
+-- @define COMB_POSITION(clock, since) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div(since::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN (since OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE since OPERATOR(pg_catalog.*) 10 END
+-- The field the sqldatetime clock writes for a unit: day << 32 | 1/300 s of the day, the last unit as
+-- day 65535's 25920000 (day 65536 does not fit two bytes).
+-- @define COMB_SQLDATETIME_FIELD(units) CASE WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
 
 CREATE TYPE @extschema@.comb_format AS ENUM (
     'postgresql', 'sqlserver', 'legacy', 'binary', 'postgresql_sqldatetime', 'binary_sqldatetime', 'ticks', 'uuidv7'
@@ -190,22 +260,18 @@ END $$;
 -- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
 CREATE FUNCTION @extschema@._comb_clock(format @extschema@.comb_format) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE
-        WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1
-        WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2
-        ELSE 0 END
+    SELECT (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END)
 $$;
 
 -- [start, end) of a clock, and its range as the messages spell it.
 CREATE FUNCTION @extschema@._comb_range_start(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     -- Searched CASE with OPERATOR(pg_catalog.=): a simple CASE would look = up in the caller's search_path.
-    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000
-                ELSE -62135596800000000 END
+    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)
 $$;
 CREATE FUNCTION @extschema@._comb_range_end(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001 ELSE 253402300800000000 END
+    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END)
 $$;
 CREATE FUNCTION @extschema@._comb_range_text(clock integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -243,11 +309,7 @@ BEGIN
     RETURN us;
 END $$;
 
--- Position of unix µs `us` on the format's clock: units * 4096 + the time's fraction of its unit in
--- 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks clock (its
--- fraction has no bits). 22008 outside the clock's range. Each is floor(since_start * 4096 / unit):
--- unix floor(µs * 512 / 125), split so that it cannot overflow; sqldatetime floor(µs * 768 / 625),
--- as 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
+-- Position of unix µs `us` on the format's clock (COMB_POSITION); 22008 outside the clock's range.
 CREATE FUNCTION @extschema@._comb_position(fn text, us bigint, format @extschema@.comb_format) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -258,10 +320,7 @@ BEGIN
         PERFORM @extschema@._comb_out_of_range(fn, @extschema@._comb_ts(us)::text, format);
     END IF;
     since := us - @extschema@._comb_range_start(clock);
-    RETURN CASE clock
-        WHEN 0 THEN since / 125 * 512 + since % 125 * 512 / 125
-        WHEN 1 THEN since * 768 / 625
-        ELSE since * 10 END;
+    RETURN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((since)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((since) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (since) OPERATOR(pg_catalog.*) 10 END);
 END $$;
 
 -- The first whole microsecond of a unit (Clock::unix_us): for sqldatetime, the 1/300 s rounded up.
@@ -275,14 +334,12 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
         ELSE -62135596800000000 OPERATOR(pg_catalog.+) (units OPERATOR(pg_catalog./) 10) END
 $$;
 
--- The field a clock writes for a unit: sqldatetime as day << 32 | 1/300 s of the day, the last unit as
--- day 65535's 25920000 (day 65536 does not fit two bytes).
+-- The field a clock writes for a unit: the unit, or COMB_SQLDATETIME_FIELD.
 CREATE FUNCTION @extschema@._comb_field(units bigint, clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE
         WHEN clock OPERATOR(pg_catalog.<>) 1 THEN units
-        WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000
-        ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
+        ELSE (CASE WHEN (units) OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE (((units) OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((units) OPERATOR(pg_catalog.%) 25920000) END) END
 $$;
 
 -- The 16 bytes `hi` (string bytes 0-7) and `lo` (8-15) with `field` written at the format's time
@@ -349,7 +406,7 @@ DECLARE
 BEGIN
     IF clock = 2 THEN
         RETURN @extschema@._comb_compose(@extschema@._comb_hi(random), @extschema@._comb_lo(random),
-                                         pos, NULL, true, format);
+                                         pos, NULL::integer, true, format);
     END IF;
     RETURN @extschema@._comb_compose(@extschema@._comb_hi(random), @extschema@._comb_lo(random),
                                      @extschema@._comb_field(pos >> 12, clock), (pos & 4095)::integer, true, format);
@@ -387,24 +444,18 @@ CREATE FUNCTION @extschema@.comb_uuid(format @extschema@.comb_format) RETURNS uu
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     -- Everything is written out here rather than called, and in few statements, as this runs once
-    -- a row: see _comb_position, _comb_field and _comb_compose for the rules, of which this is a
-    -- copy; tests/portable_comb_behaviour.py checks every value against _comb_at of its own bits.
+    -- a row: the clock, its range, the position and the field are the helpers' own rules (the
+    -- @COMB_ macros, expanded by portable/build.py); the bytes are laid out as text here and as two
+    -- bigints in _comb_compose, and tests/portable_comb_behaviour.py checks every value against
+    -- _comb_at of its own bits.
     -- The wall clock in unix µs (timestamptz_send: µs since 2000 as 8 bytes).
     now_us constant bigint := ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::pg_catalog.bit(64)::bigint
                               + 946684800000000;
-    clock constant integer := CASE WHEN format IN ('legacy', 'postgresql_sqldatetime', 'binary_sqldatetime') THEN 1
-                                   WHEN format = 'ticks' THEN 2 ELSE 0 END;
+    clock constant integer := (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END);
     -- The clock's position (NULL outside the clock's range).
-    pos bigint := CASE
-        WHEN clock = 0 AND now_us >= 0 AND now_us < 253402300800000000 THEN now_us / 125 * 512 + now_us % 125 * 512 / 125
-        WHEN clock = 1 AND now_us >= -2208988800000000 AND now_us < 3453321600000001 THEN (now_us + 2208988800000000) * 768 / 625
-        WHEN clock = 2 AND now_us >= -62135596800000000 AND now_us < 253402300800000000 THEN (now_us + 62135596800000000) * 10 END;
-    setting constant text := CASE format
-        WHEN 'postgresql' THEN 'comb_portable.next_postgresql' WHEN 'sqlserver' THEN 'comb_portable.next_sqlserver'
-        WHEN 'legacy' THEN 'comb_portable.next_legacy' WHEN 'binary' THEN 'comb_portable.next_binary'
-        WHEN 'postgresql_sqldatetime' THEN 'comb_portable.next_postgresql_sqldatetime'
-        WHEN 'binary_sqldatetime' THEN 'comb_portable.next_binary_sqldatetime'
-        WHEN 'ticks' THEN 'comb_portable.next_ticks' ELSE 'comb_portable.next_uuidv7' END;
+    pos bigint := CASE WHEN now_us >= (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END) AND now_us < (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END)
+                       THEN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END))::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)) OPERATOR(pg_catalog.*) 10 END) END;
+    setting constant text := 'comb_portable.next_' || format::text;
     -- The lowest position not taken (the last value's + 1); 0 when unset, or '' (a setting first made
     -- in a transaction that rolled back reads '').
     next_free constant bigint := pg_catalog.concat('0', pg_catalog.current_setting(setting, true))::bigint;
@@ -412,22 +463,19 @@ DECLARE
     r text;
 BEGIN
     IF pos IS NULL THEN
-        PERFORM @extschema@._comb_position('comb_uuid', now_us, format);  -- raises 22008
+        PERFORM @extschema@._comb_position('comb_uuid'::text, now_us, format);  -- raises 22008
     END IF;
     IF next_free > pos THEN
         pos := next_free;
         field := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
         IF field > @extschema@._comb_max_units(clock) THEN
-            PERFORM @extschema@._comb_out_of_range('comb_uuid',
+            PERFORM @extschema@._comb_out_of_range('comb_uuid'::text,
                 @extschema@._comb_ts(@extschema@._comb_unit_us(field - 1, clock))::text, format);
         END IF;
     END IF;
     -- An assignment, not PERFORM: PERFORM runs a whole query, about 1 µs more.
     r := pg_catalog.set_config(setting, (pos + 1)::text, false);
-    field := CASE
-        WHEN clock <> 1 THEN pos >> 12
-        WHEN pos >> 12 = 1698693120000 THEN (65535::bigint << 32) | 25920000
-        ELSE (((pos >> 12) / 25920000) << 32) | ((pos >> 12) % 25920000) END;
+    field := CASE WHEN clock <> 1 THEN pos >> 12 ELSE (CASE WHEN (pos >> 12) OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE (((pos >> 12) OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((pos >> 12) OPERATOR(pg_catalog.%) 25920000) END) END;
     r := pg_catalog.gen_random_uuid()::text;  -- xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx
     RETURN (CASE
         -- Bytes 0-5 the time, then the version nibble and the 12-bit counter; bytes 8-15 random
@@ -460,7 +508,7 @@ END $$;
 CREATE FUNCTION @extschema@._comb_unix_clock_refused(us bigint) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    PERFORM @extschema@._comb_position('comb_uuid', us, 'postgresql');  -- raises for any time outside
+    PERFORM @extschema@._comb_position('comb_uuid'::text, us, 'postgresql'::@extschema@.comb_format);  -- raises for any time outside
     RETURN false;
 END $$;
 CREATE DOMAIN @extschema@._comb_unix_clock AS bigint CHECK (
@@ -469,8 +517,8 @@ CREATE DOMAIN @extschema@._comb_unix_clock AS bigint CHECK (
 CREATE FUNCTION @extschema@._comb_unix_position_refused(pos bigint) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    PERFORM @extschema@._comb_out_of_range('comb_uuid', @extschema@._comb_ts(@extschema@._comb_unit_us((pos >> 12) - 1, 0))::text,
-                                           'postgresql');
+    PERFORM @extschema@._comb_out_of_range('comb_uuid'::text, @extschema@._comb_ts(@extschema@._comb_unit_us((pos >> 12) - 1, 0))::text,
+                                           'postgresql'::@extschema@.comb_format);
     RETURN false;
 END $$;
 -- 1037935824076799999: the last position of the unix clock, 253402300799999 * 4096 + 4095.
@@ -491,11 +539,13 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
     SELECT (pg_catalog.encode(pg_catalog.int8send(pg_catalog.overlay((
                 pg_catalog.set_config('comb_portable.next_postgresql',
                     ((GREATEST(
-                        pg_catalog.div(
-                            (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                        (CASE WHEN (0) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
                                  ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
-                               ::@extschema@._comb_unix_clock)::bigint::pg_catalog.numeric OPERATOR(pg_catalog.*) 512),
-                            125)::bigint,
+                               ::@extschema@._comb_unix_clock)::bigint)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (0) OPERATOR(pg_catalog.=) 1 THEN ((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                                 ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
+                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                                 ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
+                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 10 END),
                         pg_catalog.concat('0', pg_catalog.current_setting('comb_portable.next_postgresql', true))::bigint
                       )::@extschema@._comb_unix_position)::bigint OPERATOR(pg_catalog.+) 1)::pg_catalog.text,
                     false)::bigint OPERATOR(pg_catalog.-) 1)::pg_catalog.bit(60), '0100'::pg_catalog.bit(4), 49, 0)::bigint), 'hex')
@@ -523,7 +573,7 @@ CREATE FUNCTION @extschema@.comb_uuid(ts timestamptz, format @extschema@.comb_fo
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     RETURN @extschema@._comb_at(@extschema@._comb_random(format),
-        @extschema@._comb_position('comb_uuid', @extschema@._comb_finite_us('comb_uuid', ts, format), format), format);
+        @extschema@._comb_position('comb_uuid'::text, @extschema@._comb_finite_us('comb_uuid'::text, ts, format), format), format);
 END $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -536,10 +586,10 @@ RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     clock constant integer := @extschema@._comb_clock(format);
-    pos constant bigint := @extschema@._comb_position('comb_stamp', @extschema@._comb_finite_us('comb_stamp', ts, format), format);
+    pos constant bigint := @extschema@._comb_position('comb_stamp'::text, @extschema@._comb_finite_us('comb_stamp'::text, ts, format), format);
 BEGIN
     RETURN @extschema@._comb_compose(@extschema@._comb_hi(base), @extschema@._comb_lo(base),
-        @extschema@._comb_field(CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END, clock), NULL,
+        @extschema@._comb_field(CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END, clock), NULL::integer,
         format IN ('ticks', 'uuidv7'), format);
 END $$;
 
@@ -607,8 +657,8 @@ CREATE FUNCTION @extschema@.comb_floor(ts timestamptz, format @extschema@.comb_f
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     clock constant integer := @extschema@._comb_clock(format);
-    us constant bigint := @extschema@._comb_finite_us('comb_floor', ts, format);
-    pos constant bigint := @extschema@._comb_position('comb_floor', us, format);
+    us constant bigint := @extschema@._comb_finite_us('comb_floor'::text, ts, format);
+    pos constant bigint := @extschema@._comb_position('comb_floor'::text, us, format);
     units bigint := CASE WHEN clock = 2 THEN pos ELSE pos >> 12 END;
     field bigint;
 BEGIN
@@ -628,7 +678,7 @@ BEGIN
     ELSE
         field := @extschema@._comb_field(units, clock);
     END IF;
-    RETURN @extschema@._comb_compose(0, 0, field, NULL, format = 'uuidv7', format);
+    RETURN @extschema@._comb_compose(0::bigint, 0::bigint, field, NULL::integer, format = 'uuidv7', format);
 END $$;
 
 -- Seed 001's IsComb: string byte 7 has its two high bits set (high nibble 0xC for every ticks COMB).
@@ -777,21 +827,34 @@ $$;
 -- comb_ext SQL edition: sno, muid and uid8 without compiled code (docs/portable.md).
 -- Every name here has the compiled edition's signature (src/families/sno.rs, src/families/muid.rs, src/families/uid8.rs) and
 -- gives the same bits; every input the compiled edition rejects raises the same SQLSTATE.
--- Generators: muid_new, with a timeline per database kept in a sequence (docs/portable.md says
+-- Generators: muid_new, with a timeline per install kept in a sequence (docs/portable.md says
 -- what it guarantees); not sno_new, uid8_new or the watermarks (docs/portable.md says why).
 -- Every reference to this edition's own objects is @extschema@.name: CREATE EXTENSION and pg_tle
--- substitute it, portable/build.py does for the psql installer.
+-- substitute it, portable/build.py does for the psql installer. muid_new's two relations are
+-- @stateschema@.name: the psql installer can put them in a schema of their own, which callers
+-- cannot name (docs/portable.md, "Threat model"); elsewhere it is @extschema@.
 -- Inside the bodies, built-in functions and types are written pg_catalog.name (resolved when a
--- call runs, through the caller's search_path otherwise); operators are left bare, and resolve in
--- pg_catalog first unless a search_path names pg_catalog explicitly after other schemas.
+-- call runs, through the caller's search_path otherwise), and the SQL functions (inlined into the
+-- caller's query, so without a SET search_path) spell every operator OPERATOR(pg_catalog.x): a bare
+-- operator resolves through the caller's search_path, where an operator planted in @extschema@ on
+-- the exact types (sno, uid8_mode, or any type when @extschema@ comes before pg_catalog) would win.
+-- (OPERATOR() spellings all bind alike, left to right: every grouping is in parentheses.) NULLIF,
+-- BETWEEN and IN look = < > up by name, so they are written as comparisons.
+-- Every call of this edition's own functions is an exact match of the declared argument types
+-- (literals and sno values are cast, defaulted arguments passed): PostgreSQL prefers an exact
+-- match, so an overload planted in @extschema@ by a role with CREATE there cannot take the call
+-- (tests/portable_planting.py).
 
 -- ---- internal helpers --------------------------------------------------------------------------
 
--- Raises an error with the SQLSTATE, message and hint given; typed as its last argument, so a
--- CASE arm can end in it. IMMUTABLE so the functions calling it stay IMMUTABLE; every caller
--- passes the offending value in the message, so it is never folded to a constant ahead of its arm.
-CREATE FUNCTION @extschema@._ids_raise(code text, message text, hint text, result anyelement)
-RETURNS anyelement
+-- Raises an error with the SQLSTATE, message and hint given; never returns. Not polymorphic (an
+-- overload of a concrete type would be the better match for a polymorphic argument): typed text,
+-- and _ids_raise_bigint, _ids_raise_uuid and _ids_raise_sno below for the CASE arms of functions of
+-- those types (a cast of the text in each arm would be set up again at every call of a function
+-- that is not inlined). IMMUTABLE so the functions calling it stay IMMUTABLE; every caller passes
+-- the offending value in the message, so it is never folded to a constant ahead of its arm.
+CREATE FUNCTION @extschema@._ids_raise(code text, message text, hint text)
+RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -802,21 +865,29 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION @extschema@._ids_raise_bigint(code text, message text, hint text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
+
+CREATE FUNCTION @extschema@._ids_raise_uuid(code text, message text, hint text) RETURNS uuid
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
+
 -- Microseconds since 1970 of a finite timestamptz, exactly on every major (extract() returns
 -- double precision on 13, which cannot hold a whole date's µs): whole days, then the time of day.
 -- Callers check the range first, so the product cannot overflow.
 CREATE FUNCTION @extschema@._ids_unix_us(ts timestamptz) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT ((ts AT TIME ZONE 'UTC')::pg_catalog.date - pg_catalog.date '1970-01-01')::bigint * 86400000000
-     + pg_catalog.round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) * 1000000)::bigint
+SELECT (((ts AT TIME ZONE 'UTC')::pg_catalog.date OPERATOR(pg_catalog.-) pg_catalog.date '1970-01-01')::bigint OPERATOR(pg_catalog.*) 86400000000)
+     OPERATOR(pg_catalog.+) pg_catalog.round(extract(epoch FROM (ts AT TIME ZONE 'UTC')::time) OPERATOR(pg_catalog.*) 1000000)::bigint
 $$;
 
 -- The timestamptz of µs since 1970; exact up to 2^53 µs (year 2255), past every time the three
 -- formats hold (sno: 2079, uid8: 2109, muid: 2112).
 CREATE FUNCTION @extschema@._ids_from_unix_us(us bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT pg_catalog.timestamptz 'epoch' + us * interval '1 microsecond' $$;
+AS $$ SELECT pg_catalog.timestamptz 'epoch' OPERATOR(pg_catalog.+) (us OPERATOR(pg_catalog.*) interval '1 microsecond') $$;
 
 -- ---- sno -------------------------------------------------------------------------------------
 
@@ -826,43 +897,50 @@ AS $$ SELECT pg_catalog.timestamptz 'epoch' + us * interval '1 microsecond' $$;
 -- indexes agree with the compiled type. Bad text raises 22P02 as the compiled type's input does.
 CREATE DOMAIN @extschema@.sno AS text COLLATE "C"
     CONSTRAINT sno_text CHECK (
-        CASE WHEN VALUE IS NULL OR VALUE ~ '^[2-9a-x]{16}$' THEN true
-        ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
-            'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).', false)
+        CASE WHEN VALUE IS NULL OR VALUE OPERATOR(pg_catalog.~) '^[2-9a-x]{16}$' THEN true
+        ELSE @extschema@._ids_raise('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for type sno: "%s"', VALUE),
+            'A sno is 16 characters of 23456789abcdefghijklmnopqrstuvwx (lower case).'::pg_catalog.text)::boolean
         END);
+
+CREATE FUNCTION @extschema@._ids_raise_sno(code text, message text, hint text) RETURNS @extschema@.sno
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$ BEGIN PERFORM @extschema@._ids_raise(code, message, hint); RETURN NULL; END $$;
 
 -- The 5 bits of one sno character: '2'..'9' (ASCII 50-57) are 0-7, 'a'..'x' (97-120) are 8-31.
 CREATE FUNCTION @extschema@._sno_digit(c text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (pg_catalog.ascii(c) - 50 - 39 * (pg_catalog.ascii(c) > 57)::integer)::bigint $$;
+AS $$
+SELECT ((pg_catalog.ascii(c) OPERATOR(pg_catalog.-) 50)
+        OPERATOR(pg_catalog.-) (39 OPERATOR(pg_catalog.*) (pg_catalog.ascii(c) OPERATOR(pg_catalog.>) 57)::integer))::bigint
+$$;
 
 -- The 40-bit number of the 8 sno characters from position start (1: bytes 0-4, 9: bytes 5-9).
 -- Written out, not a loop: a plain expression is inlined into the caller's query.
 CREATE FUNCTION @extschema@._sno_half(id text, start integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (@extschema@._sno_digit(pg_catalog.substr(id, start + 0, 1)) << 35)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 1, 1)) << 30)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 2, 1)) << 25)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 3, 1)) << 20)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 4, 1)) << 15)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 5, 1)) << 10)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 6, 1)) << 5)
-     | (@extschema@._sno_digit(pg_catalog.substr(id, start + 7, 1)) << 0)
+SELECT (@extschema@._sno_digit(pg_catalog.substr(id, start, 1)) OPERATOR(pg_catalog.<<) 35)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 1, 1)) OPERATOR(pg_catalog.<<) 30)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 2, 1)) OPERATOR(pg_catalog.<<) 25)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 3, 1)) OPERATOR(pg_catalog.<<) 20)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 4, 1)) OPERATOR(pg_catalog.<<) 15)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 5, 1)) OPERATOR(pg_catalog.<<) 10)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 6, 1)) OPERATOR(pg_catalog.<<) 5)
+     OPERATOR(pg_catalog.|) (@extschema@._sno_digit(pg_catalog.substr(id, start OPERATOR(pg_catalog.+) 7, 1)) OPERATOR(pg_catalog.<<) 0)
 $$;
 
 -- The 8 sno characters of a 40-bit number.
 CREATE FUNCTION @extschema@._sno_chars(half bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 35) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 30) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 25) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 20) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 15) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 10) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 5) & 31)::integer + 1, 1)
-    || pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half >> 0) & 31)::integer + 1, 1)
+SELECT pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 35) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 25) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 20) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 15) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 10) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 5) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('23456789abcdefghijklmnopqrstuvwx', ((half OPERATOR(pg_catalog.>>) 0) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
 $$;
 
 -- The sno of its fields: bytes 0-4 are the 4 ms units since 2010 and the tick bit, 5 the meta,
@@ -871,48 +949,52 @@ CREATE FUNCTION @extschema@._sno_encode(units bigint, tick boolean, meta integer
 RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
--- (PostgreSQL gives << and | one precedence, left to right: every shift is bracketed.)
-SELECT (@extschema@._sno_chars((units << 1) | tick::integer)
-     || @extschema@._sno_chars((meta::bigint << 32) | (partition::bigint << 16) | sequence))::@extschema@.sno
+SELECT (@extschema@._sno_chars((units OPERATOR(pg_catalog.<<) 1) OPERATOR(pg_catalog.|) tick::integer::bigint)
+     OPERATOR(pg_catalog.||) @extschema@._sno_chars(((meta::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (partition::bigint OPERATOR(pg_catalog.<<) 16))
+                                   OPERATOR(pg_catalog.|) sequence::bigint))::@extschema@.sno
 $$;
 
 CREATE FUNCTION @extschema@.sno_to_bytea(id @extschema@.sno) RETURNS bytea
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 1)), 4) || pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id, 9)), 4)
+SELECT pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id::pg_catalog.text, 1)), 4)
+       OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.int8send(@extschema@._sno_half(id::pg_catalog.text, 9)), 4)
 $$;
 
 CREATE FUNCTION @extschema@.sno_from_bytea(bytes bytea) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN pg_catalog.length(bytes) = 10 THEN
-    (@extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
-     || @extschema@._sno_chars(('x' || pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
-ELSE @extschema@._ids_raise('22P03',
-    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL, NULL::@extschema@.sno)
+SELECT CASE WHEN pg_catalog.length(bytes) OPERATOR(pg_catalog.=) 10 THEN
+    (@extschema@._sno_chars(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(bytes, 1, 5), 'hex'))::bit(40)::bigint)
+     OPERATOR(pg_catalog.||) @extschema@._sno_chars(('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(bytes, 6, 5), 'hex'))::bit(40)::bigint))::@extschema@.sno
+ELSE @extschema@._ids_raise_sno('22P03'::pg_catalog.text,
+    pg_catalog.format('invalid sno: bytea of %s bytes: a sno is exactly 10 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)
 END
 $$;
 
 -- The time of a sno: the first µs of its 4 ms unit.
 CREATE FUNCTION @extschema@.sno_time(id @extschema@.sno) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT @extschema@._ids_from_unix_us(1262304000000000 + (@extschema@._sno_half(id, 1) >> 1) * 4000) $$;
+AS $$
+SELECT @extschema@._ids_from_unix_us(1262304000000000
+    OPERATOR(pg_catalog.+) ((@extschema@._sno_half(id::pg_catalog.text, 1) OPERATOR(pg_catalog.>>) 1) OPERATOR(pg_catalog.*) 4000))
+$$;
 
 CREATE FUNCTION @extschema@.sno_tick(id @extschema@.sno) RETURNS boolean
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (@extschema@._sno_half(id, 1) & 1) = 1 $$;
+AS $$ SELECT (@extschema@._sno_half(id::pg_catalog.text, 1) OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.=) 1 $$;
 
 CREATE FUNCTION @extschema@.sno_meta(id @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (@extschema@._sno_half(id, 9) >> 32)::integer $$;
+AS $$ SELECT (@extschema@._sno_half(id::pg_catalog.text, 9) OPERATOR(pg_catalog.>>) 32)::integer $$;
 
 CREATE FUNCTION @extschema@.sno_partition(id @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ((@extschema@._sno_half(id, 9) >> 16) & 65535)::integer $$;
+AS $$ SELECT ((@extschema@._sno_half(id::pg_catalog.text, 9) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 65535)::integer $$;
 
 CREATE FUNCTION @extschema@.sno_sequence(id @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (@extschema@._sno_half(id, 9) & 65535)::integer $$;
+AS $$ SELECT (@extschema@._sno_half(id::pg_catalog.text, 9) OPERATOR(pg_catalog.&) 65535)::integer $$;
 
 -- sno's NewWithTime with every field given. The time is checked first (22008), then meta,
 -- partition and sequence (22003), in the compiled edition's order. sno's range is 2010-01-01 to
@@ -923,17 +1005,25 @@ RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN NOT (ts >= pg_catalog.timestamptz '2010-01-01 00:00:00+00' AND ts <= @extschema@._ids_from_unix_us(3461327255551999)) THEN
-        @extschema@._ids_raise('22008', pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
-            NULL, NULL::@extschema@.sno)
-    WHEN meta NOT BETWEEN 0 AND 255 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL, NULL::@extschema@.sno)
-    WHEN partition NOT BETWEEN 0 AND 65535 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL, NULL::@extschema@.sno)
-    WHEN sequence NOT BETWEEN 0 AND 65535 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL, NULL::@extschema@.sno)
-    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000) / 4000, tick, meta, partition, sequence)
+    WHEN f.units IS NULL THEN
+        @extschema@._ids_raise_sno('22008'::pg_catalog.text, pg_catalog.format('sno_from_parts: timestamp %s is out of range for sno: valid range is 2010-01-01 00:00:00+00 to 2079-09-07 03:47:35.551999+00', ts),
+            NULL::pg_catalog.text)
+    WHEN (meta OPERATOR(pg_catalog.<) 0) OR (meta OPERATOR(pg_catalog.>) 255) THEN
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: meta %s is out of range: valid range is 0 to 255', meta), NULL::pg_catalog.text)
+    WHEN (partition OPERATOR(pg_catalog.<) 0) OR (partition OPERATOR(pg_catalog.>) 65535) THEN
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: partition %s is out of range: valid range is 0 to 65535', partition), NULL::pg_catalog.text)
+    WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 65535) THEN
+        @extschema@._ids_raise_sno('22003'::pg_catalog.text, pg_catalog.format('sno_from_parts: sequence %s is out of range: valid range is 0 to 65535', sequence), NULL::pg_catalog.text)
+    ELSE @extschema@._sno_encode(f.units, tick, meta, partition, sequence)
 END
+-- The 4 ms units since 2010, NULL outside sno's range. In a subquery (kept by OFFSET 0) so that
+-- _sno_encode gets a plain column and _sno_chars is inlined: with the whole expression as its
+-- argument it is not, and this function (never inlined: timestamptz + interval is STABLE) would
+-- parse and plan _sno_chars again at every call.
+FROM (SELECT CASE WHEN (ts OPERATOR(pg_catalog.>=) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
+                       AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255551999))
+                  THEN (@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog./) 4000 END
+      OFFSET 0) AS f(units)
 $$;
 
 -- The smallest sno whose sno_time is at or after ts, for range scans:
@@ -943,33 +1033,40 @@ CREATE FUNCTION @extschema@.sno_floor(ts timestamptz) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN ts <= pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
-    WHEN ts > @extschema@._ids_from_unix_us(3461327255548000) THEN
-        @extschema@._ids_raise('22008', pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
-            NULL, NULL::@extschema@.sno)
-    -- Units rounded up: the first whole unit at or after ts.
-    ELSE @extschema@._sno_encode((@extschema@._ids_unix_us(ts) - 1262304000000000 + 3999) / 4000, false, 0, 0, 0)
+    WHEN ts OPERATOR(pg_catalog.<=) pg_catalog.timestamptz '2010-01-01 00:00:00+00' THEN '2222222222222222'::@extschema@.sno
+    WHEN f.units IS NULL THEN
+        @extschema@._ids_raise_sno('22008'::pg_catalog.text, pg_catalog.format('sno_floor: no sno has a time at or after %s: the last is 2079-09-07 03:47:35.548+00', ts),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._sno_encode(f.units, false, 0, 0, 0)
 END
+-- Units rounded up: the first whole unit at or after ts; NULL past the last. A subquery, as in
+-- sno_from_parts, so that _sno_chars is inlined.
+FROM (SELECT CASE WHEN (ts OPERATOR(pg_catalog.>) pg_catalog.timestamptz '2010-01-01 00:00:00+00')
+                       AND (ts OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(3461327255548000))
+                  THEN ((@extschema@._ids_unix_us(ts) OPERATOR(pg_catalog.-) 1262304000000000) OPERATOR(pg_catalog.+) 3999) OPERATOR(pg_catalog./) 4000 END
+      OFFSET 0) AS f(units)
 $$;
 
 -- Comparison and min/max of two snos, as the compiled edition's support functions (text order
--- under collation "C" is byte order).
+-- under collation "C" is byte order). pg_catalog has no sno operator: OPERATOR(pg_catalog.<) takes
+-- text's, with the domain's collation "C"; least and greatest use the type's btree order, found
+-- by type, not by name.
 CREATE FUNCTION @extschema@.sno_cmp(a @extschema@.sno, b @extschema@.sno) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END $$;
+AS $$ SELECT CASE WHEN a OPERATOR(pg_catalog.<) b THEN -1 WHEN a OPERATOR(pg_catalog.>) b THEN 1 ELSE 0 END $$;
 
 CREATE FUNCTION @extschema@.sno_eq(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a = b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.=) b $$;
 CREATE FUNCTION @extschema@.sno_ne(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a <> b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.<>) b $$;
 CREATE FUNCTION @extschema@.sno_lt(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a < b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.<) b $$;
 CREATE FUNCTION @extschema@.sno_le(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a <= b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.<=) b $$;
 CREATE FUNCTION @extschema@.sno_gt(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a > b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.>) b $$;
 CREATE FUNCTION @extschema@.sno_ge(a @extschema@.sno, b @extschema@.sno) RETURNS boolean
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a >= b $$;
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT a OPERATOR(pg_catalog.>=) b $$;
 CREATE FUNCTION @extschema@.sno_smaller(a @extschema@.sno, b @extschema@.sno) RETURNS @extschema@.sno
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT least(a, b) $$;
 CREATE FUNCTION @extschema@.sno_larger(a @extschema@.sno, b @extschema@.sno) RETURNS @extschema@.sno
@@ -982,42 +1079,47 @@ CREATE FUNCTION @extschema@._muid_hex(id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT pg_catalog.replace(id::pg_catalog.text, '-', '') $$;
 
--- Gink's timestamp field, or NULL when all 52 bits are set (Gink's -1 sentinel).
-CREATE FUNCTION @extschema@._muid_timestamp_or_null(id uuid) RETURNS bigint
+-- Gink's timestamp field (52 bits).
+CREATE FUNCTION @extschema@._muid_timestamp_field(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-SELECT nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint, 4503599627370495)
-$$;
+AS $$ SELECT ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@._muid_hex(id), 1, 13))::bit(52)::bigint $$;
 
--- Gink's timestamp: µs since 1970, or -1 for the sentinel.
+-- Gink's timestamp: µs since 1970, or -1 for the sentinel: the field + 1 wraps to 0 at all 52 bits
+-- set (one evaluation of the field, where a CASE would take two).
 CREATE FUNCTION @extschema@.muid_timestamp_us(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT coalesce(@extschema@._muid_timestamp_or_null(id), -1) $$;
+AS $$
+SELECT ((@extschema@._muid_timestamp_field(id) OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.&) 4503599627370495) OPERATOR(pg_catalog.-) 1
+$$;
 
--- The timestamp as a timestamptz; the -1 sentinel is 'infinity'.
+-- The timestamp as a timestamptz; the -1 sentinel is 'infinity'. (Not inlined, as timestamptz +
+-- interval is STABLE: the FROM keeps it to one decoding of the field.)
 CREATE FUNCTION @extschema@.muid_timestamp(id uuid) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT coalesce(@extschema@._ids_from_unix_us(@extschema@._muid_timestamp_or_null(id)), pg_catalog.timestamptz 'infinity')
+SELECT CASE WHEN us OPERATOR(pg_catalog.=) -1 THEN pg_catalog.timestamptz 'infinity' ELSE @extschema@._ids_from_unix_us(us) END
+FROM (SELECT @extschema@.muid_timestamp_us(id)) AS field(us)
 $$;
 
--- The medallion (the node), or -1 when all 44 bits are set.
+-- The medallion (the node), or -1 when all 44 bits are set (the field + 1 wraps to 0).
 CREATE FUNCTION @extschema@.muid_medallion(id uuid) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT coalesce(nullif(('x' || pg_catalog.substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint, 17592186044415), -1)
+SELECT ((('x' OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@._muid_hex(id), 14, 11))::bit(44)::bigint OPERATOR(pg_catalog.+) 1)
+        OPERATOR(pg_catalog.&) 17592186044415) OPERATOR(pg_catalog.-) 1
 $$;
 
 -- The offset: the low 32 bits as a signed integer.
 CREATE FUNCTION @extschema@.muid_offset(id uuid) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ('x' || pg_catalog.substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
+AS $$ SELECT ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(@extschema@._muid_hex(id), 25, 8))::bit(32)::integer $$;
 
 -- Canonical text: 34 characters, upper case, TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO.
 CREATE FUNCTION @extschema@.muid_text(id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.upper(pg_catalog.substr(h, 1, 13) || '-' || pg_catalog.substr(h, 14, 11) || '-' || pg_catalog.substr(h, 25, 8))
+SELECT pg_catalog.upper(pg_catalog.substr(h, 1, 13) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 14, 11)
+                        OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 25, 8))
 FROM (SELECT @extschema@._muid_hex(id)) AS hex(h)
 $$;
 
@@ -1026,12 +1128,21 @@ $$;
 CREATE FUNCTION @extschema@.muid_parse(text text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN text ~ '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
+SELECT CASE WHEN text OPERATOR(pg_catalog.~) '^[0-9A-Fa-f]{13}(-[0-9A-Fa-f]{11}(-[0-9A-Fa-f]{8})?)?$' THEN
     pg_catalog.rpad(pg_catalog.replace(text, '-', ''), 32, '0')::pg_catalog.uuid
-ELSE @extschema@._ids_raise('22P02', pg_catalog.format('invalid input syntax for a muid: "%s"', text),
-    'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.',
-    NULL::pg_catalog.uuid)
+ELSE @extschema@._ids_raise_uuid('22P02'::pg_catalog.text, pg_catalog.format('invalid input syntax for a muid: "%s"', text),
+    'A muid is TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO in hex (13, 11 and 8 digits), or TTTTTTTTTTTTT-MMMMMMMMMMM, or TTTTTTTTTTTTT.'::pg_catalog.text
+    )
 END
+$$;
+
+-- The muid of three fields in range (muid_pack checks them); -1 gives all bits set.
+CREATE FUNCTION @extschema@._muid_compose("timestamp" bigint, medallion bigint, "offset" integer) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT (pg_catalog.lpad(pg_catalog.to_hex("timestamp" OPERATOR(pg_catalog.&) 4503599627370495), 13, '0')
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(medallion OPERATOR(pg_catalog.&) 17592186044415), 11, '0')
+        OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
 $$;
 
 -- A muid of its three fields (Gink's Muid(timestamp, medallion, offset)); -1 is Gink's sentinel,
@@ -1040,30 +1151,41 @@ CREATE FUNCTION @extschema@.muid_pack("timestamp" bigint, medallion bigint, "off
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN "timestamp" NOT BETWEEN -1 AND 4503599627370495 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
-            NULL, NULL::pg_catalog.uuid)
-    WHEN medallion NOT BETWEEN -1 AND 17592186044415 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
-            NULL, NULL::pg_catalog.uuid)
-    ELSE (pg_catalog.lpad(pg_catalog.to_hex("timestamp" & 4503599627370495), 13, '0')
-       || pg_catalog.lpad(pg_catalog.to_hex(medallion & 17592186044415), 11, '0')
-       || pg_catalog.lpad(pg_catalog.to_hex("offset"), 8, '0'))::pg_catalog.uuid
+    WHEN ("timestamp" OPERATOR(pg_catalog.<) -1) OR ("timestamp" OPERATOR(pg_catalog.>) 4503599627370495) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range: valid range is 0 to 4503599627370495, or -1 (Gink''s sentinel, all bits set)', "timestamp"),
+            NULL::pg_catalog.text)
+    WHEN (medallion OPERATOR(pg_catalog.<) -1) OR (medallion OPERATOR(pg_catalog.>) 17592186044415) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._muid_compose("timestamp", medallion, "offset")
 END
 $$;
 
 -- muid_pack with the time as a timestamptz, 1970-01-01 to 4503599627370494 µs after it;
--- 'infinity' is Gink's -1 sentinel. Other times are 22008.
+-- 'infinity' is Gink's -1 sentinel. Other times are 22008. Never inlined (timestamptz + interval is
+-- STABLE): it does not call muid_pack(bigint, ...), which is not inlined either and would be parsed
+-- and planned again at every call; its µs come from a subquery (OFFSET 0 keeps it), NULL outside
+-- the range.
 CREATE FUNCTION @extschema@.muid_pack("timestamp" timestamptz, medallion bigint, "offset" integer DEFAULT 0) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN "timestamp" = pg_catalog.timestamptz 'infinity' THEN @extschema@.muid_pack(-1::bigint, medallion, "offset")
-    WHEN "timestamp" >= pg_catalog.timestamptz 'epoch' AND "timestamp" <= @extschema@._ids_from_unix_us(4503599627370494) THEN
-        @extschema@.muid_pack(@extschema@._ids_unix_us("timestamp"), medallion, "offset")
-    ELSE @extschema@._ids_raise('22008', pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
-        NULL, NULL::pg_catalog.uuid)
+    WHEN f.us IS NULL THEN
+        @extschema@._ids_raise_uuid('22008'::pg_catalog.text, pg_catalog.format('muid_pack: timestamp %s is out of range for a muid: valid range is 1970-01-01 00:00:00+00 to 2112-09-17 23:53:47.370494+00 (4503599627370494 µs), or infinity for Gink''s -1 sentinel', "timestamp"),
+            NULL::pg_catalog.text)
+    WHEN (medallion OPERATOR(pg_catalog.<) -1) OR (medallion OPERATOR(pg_catalog.>) 17592186044415) THEN
+        @extschema@._ids_raise_uuid('22003'::pg_catalog.text, pg_catalog.format('muid_pack: medallion %s is out of range: valid range is 0 to 17592186044415, or -1 (Gink''s sentinel, all bits set)', medallion),
+            NULL::pg_catalog.text)
+    ELSE @extschema@._muid_compose(f.us, medallion, "offset")
 END
+FROM (SELECT CASE
+          -- (-1)::bigint, not -1::bigint, which is the operator - applied to 1::bigint.
+          WHEN "timestamp" OPERATOR(pg_catalog.=) pg_catalog.timestamptz 'infinity' THEN (-1)::bigint
+          WHEN ("timestamp" OPERATOR(pg_catalog.>=) pg_catalog.timestamptz 'epoch')
+               AND ("timestamp" OPERATOR(pg_catalog.<=) @extschema@._ids_from_unix_us(4503599627370494)) THEN
+              @extschema@._ids_unix_us("timestamp")
+      END
+      OFFSET 0) AS f(us)
 $$;
 
 -- The three fields as one record.
@@ -1077,7 +1199,7 @@ AS $$ SELECT @extschema@.muid_timestamp_us(id), @extschema@.muid_medallion(id), 
 -- because it is not transactional: a rollback does not take it back, and its changes are visible to
 -- every session at once. Only muid_new writes it, holding the lock on _muid_state, so that reading
 -- it and moving it on are one step.
-CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
+CREATE SEQUENCE @stateschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 4503599627370495 START WITH -1 NO CYCLE;
 
 -- This install's state, one row, which only the installing role can change: `install`, drawn at
 -- install time, sets two installs of one database apart; `medallion` is the one the owner pinned
@@ -1085,12 +1207,15 @@ CREATE SEQUENCE @extschema@._muid_timeline AS bigint MINVALUE -1 MAXVALUE 450359
 -- locks: no other role can take a lock on it that conflicts with SHARE UPDATE EXCLUSIVE (LOCK
 -- TABLE checks privileges first; what parsing a statement takes without privileges, ACCESS SHARE,
 -- ROW SHARE, ROW EXCLUSIVE, does not conflict with it), where an advisory lock is anyone's to take.
-CREATE TABLE @extschema@._muid_state (
+-- (A role that can name it can still queue a request for a stronger lock before PostgreSQL checks
+-- its privileges, CREATE RULE for one, and every later request waits behind that one: hence the
+-- state schema that callers cannot name.)
+CREATE TABLE @stateschema@._muid_state (
     install uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
     medallion bigint,
     single boolean NOT NULL DEFAULT true PRIMARY KEY CHECK (single)
 );
-INSERT INTO @extschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
+INSERT INTO @stateschema@._muid_state (install) VALUES (pg_catalog.gen_random_uuid());
 
 -- This install's medallion: the pinned one, else 0x10000000000 | 40 bits of a SHA-256 of the
 -- cluster's system identifier, the server's start time, the database and the install, all in
@@ -1106,7 +1231,7 @@ DECLARE
     install uuid;
     system_identifier bigint := 0;
 BEGIN
-    SELECT s.medallion, s.install INTO pinned, install FROM @extschema@._muid_state AS s;
+    SELECT s.medallion, s.install INTO pinned, install FROM @stateschema@._muid_state AS s;
     IF pinned IS NOT NULL THEN
         RETURN pinned;
     END IF;
@@ -1139,7 +1264,7 @@ BEGIN
             MESSAGE = pg_catalog.format('muid_set_medallion: medallion %s is out of range: valid range is 0 to 17592186044414 (0xFFFFFFFFFFE)', medallion),
             HINT = 'Nodes draw theirs from 0x10000000000 to 0x1FFFFFFFFFF; NULL goes back to the derived medallion.';
     END IF;
-    UPDATE @extschema@._muid_state SET medallion = muid_set_medallion.medallion;
+    UPDATE @stateschema@._muid_state SET medallion = muid_set_medallion.medallion;
     RETURN @extschema@._muid_medallion();
 END
 $$;
@@ -1164,9 +1289,9 @@ DECLARE
 BEGIN
     LOOP
         BEGIN
-            LOCK TABLE @extschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
+            LOCK TABLE @stateschema@._muid_state IN SHARE UPDATE EXCLUSIVE MODE;
             now_us := @extschema@._ids_unix_us(pg_catalog.clock_timestamp());
-            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @extschema@._muid_timeline AS t;
+            SELECT t.tableoid, greatest(now_us, t.last_value + 1) INTO timeline, next FROM @stateschema@._muid_timeline AS t;
             IF next >= 4503599627370495 THEN
                 RAISE EXCEPTION USING ERRCODE = '22008',
                     MESSAGE = 'muid_new: the system clock is past the last muid timestamp (4503599627370494 µs since 1970)';
@@ -1202,34 +1327,39 @@ AS $$ SELECT pg_catalog.reverse(v::bit(64)::pg_catalog.text)::bit(64)::bigint $$
 CREATE FUNCTION @extschema@.uid8_mode(id bigint) RETURNS @extschema@.uid8_mode
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (CASE WHEN (id >> 12) & 1 = 1 THEN 'time_sequential' ELSE 'spread' END)::@extschema@.uid8_mode
+SELECT (CASE WHEN ((id OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.=) 1 THEN 'time_sequential' ELSE 'spread' END)::@extschema@.uid8_mode
 $$;
 
 -- The timestamp in ms since 1970: the top 42 bits, reversed in spread mode.
 CREATE FUNCTION @extschema@._uid8_timestamp_ms(id bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN (id >> 12) & 1 = 1 THEN (id >> 22) & 4398046511103
-       ELSE @extschema@._uid8_reverse(id) & 4398046511103 END
+SELECT CASE WHEN ((id OPERATOR(pg_catalog.>>) 12) OPERATOR(pg_catalog.&) 1) OPERATOR(pg_catalog.=) 1
+            THEN (id OPERATOR(pg_catalog.>>) 22) OPERATOR(pg_catalog.&) 4398046511103
+       ELSE @extschema@._uid8_reverse(id) OPERATOR(pg_catalog.&) 4398046511103 END
 $$;
 
 CREATE FUNCTION @extschema@.uid8_timestamp(id bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT @extschema@._ids_from_unix_us(@extschema@._uid8_timestamp_ms(id) * 1000) $$;
+AS $$ SELECT @extschema@._ids_from_unix_us(@extschema@._uid8_timestamp_ms(id) OPERATOR(pg_catalog.*) 1000) $$;
 
 CREATE FUNCTION @extschema@.uid8_sequence(id bigint) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ((id >> 16) & 63)::integer $$;
+AS $$ SELECT ((id OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 63)::integer $$;
 
 -- The generator id's 11 bits sit in three places: 3 high bits at 13-15 (above the mode bit at 12),
 -- then 4 at 8-11 and 4 at 4-7.
 CREATE FUNCTION @extschema@.uid8_generator(id bigint) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT ((((id >> 13) & 7) << 8) | (((id >> 8) & 15) << 4) | ((id >> 4) & 15))::integer $$;
+AS $$
+SELECT ((((id OPERATOR(pg_catalog.>>) 13) OPERATOR(pg_catalog.&) 7) OPERATOR(pg_catalog.<<) 8)
+        OPERATOR(pg_catalog.|) (((id OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 15) OPERATOR(pg_catalog.<<) 4)
+        OPERATOR(pg_catalog.|) ((id OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.&) 15))::integer
+$$;
 
 CREATE FUNCTION @extschema@.uid8_cluster(id bigint) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (id & 15)::integer $$;
+AS $$ SELECT (id OPERATOR(pg_catalog.&) 15)::integer $$;
 
 -- The library's Blueprint with every field given. Fields are checked in the compiled edition's
 -- order: timestamp_ms, sequence, generator, cluster (22003).
@@ -1239,23 +1369,24 @@ RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 SELECT CASE
-    WHEN timestamp_ms NOT BETWEEN 0 AND 4398046511103 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL, NULL::bigint)
-    WHEN sequence NOT BETWEEN 0 AND 63 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL, NULL::bigint)
-    WHEN generator NOT BETWEEN 0 AND 2047 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL, NULL::bigint)
-    WHEN cluster NOT BETWEEN 0 AND 15 THEN
-        @extschema@._ids_raise('22003', pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL, NULL::bigint)
+    WHEN (timestamp_ms OPERATOR(pg_catalog.<) 0) OR (timestamp_ms OPERATOR(pg_catalog.>) 4398046511103) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: timestamp_ms %s is out of range: valid range is 0 to 4398046511103', timestamp_ms), NULL::pg_catalog.text)
+    WHEN (sequence OPERATOR(pg_catalog.<) 0) OR (sequence OPERATOR(pg_catalog.>) 63) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: sequence %s is out of range: valid range is 0 to 63', sequence), NULL::pg_catalog.text)
+    WHEN (generator OPERATOR(pg_catalog.<) 0) OR (generator OPERATOR(pg_catalog.>) 2047) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: generator %s is out of range: valid range is 0 to 2047', generator), NULL::pg_catalog.text)
+    WHEN (cluster OPERATOR(pg_catalog.<) 0) OR (cluster OPERATOR(pg_catalog.>) 15) THEN
+        @extschema@._ids_raise_bigint('22003'::pg_catalog.text, pg_catalog.format('uid8_from_parts: cluster %s is out of range: valid range is 0 to 15', cluster), NULL::pg_catalog.text)
     ELSE
-        -- (<< and | share one precedence, left to right: every shift is bracketed.)
-        CASE WHEN mode = 'time_sequential' THEN timestamp_ms << 22 ELSE @extschema@._uid8_reverse(timestamp_ms) END
-        | (sequence::bigint << 16)
-        | ((generator >> 8)::bigint << 13)
-        | ((mode = 'time_sequential')::integer::bigint << 12)
-        | (((generator >> 4) & 15)::bigint << 8)
-        | ((generator & 15)::bigint << 4)
-        | cluster
+        -- (The mode compared as enums: pg_catalog's anyenum =, with the value cast.)
+        (CASE WHEN mode OPERATOR(pg_catalog.=) 'time_sequential'::@extschema@.uid8_mode THEN timestamp_ms OPERATOR(pg_catalog.<<) 22
+              ELSE @extschema@._uid8_reverse(timestamp_ms) END)
+        OPERATOR(pg_catalog.|) (sequence::bigint OPERATOR(pg_catalog.<<) 16)
+        OPERATOR(pg_catalog.|) ((generator OPERATOR(pg_catalog.>>) 8)::bigint OPERATOR(pg_catalog.<<) 13)
+        OPERATOR(pg_catalog.|) ((mode OPERATOR(pg_catalog.=) 'time_sequential'::@extschema@.uid8_mode)::integer::bigint OPERATOR(pg_catalog.<<) 12)
+        OPERATOR(pg_catalog.|) (((generator OPERATOR(pg_catalog.>>) 4) OPERATOR(pg_catalog.&) 15)::bigint OPERATOR(pg_catalog.<<) 8)
+        OPERATOR(pg_catalog.|) ((generator OPERATOR(pg_catalog.&) 15)::bigint OPERATOR(pg_catalog.<<) 4)
+        OPERATOR(pg_catalog.|) cluster::bigint
 END
 $$;
 
@@ -1267,8 +1398,8 @@ AS $$ SELECT pg_catalog.int8send(id) $$;
 CREATE FUNCTION @extschema@.uid8_from_bytea(bytes bytea) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT CASE WHEN pg_catalog.length(bytes) = 8 THEN ('x' || pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
-ELSE @extschema@._ids_raise('22P03', pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL, NULL::bigint)
+SELECT CASE WHEN pg_catalog.length(bytes) OPERATOR(pg_catalog.=) 8 THEN ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(bytes, 'hex'))::bit(64)::bigint
+ELSE @extschema@._ids_raise_bigint('22P03'::pg_catalog.text, pg_catalog.format('invalid uid8: bytea of %s bytes: an ID is exactly 8 bytes', pg_catalog.length(bytes)), NULL::pg_catalog.text)
 END
 $$;
 
@@ -1279,6 +1410,10 @@ $$;
 -- edition's names and signatures (src/families/text.rs), the same text, and the same errors: SQLSTATE,
 -- message and hint (src/rules/text.rs is the reference; tests/portable_ids.py diff compares them).
 -- Every reference to this edition's own objects is @extschema@.name; built-in functions are pg_catalog.name.
+-- As in ids.sql: the SQL functions (inlined into the caller's query) spell every operator
+-- OPERATOR(pg_catalog.x), the PL/pgSQL ones run with search_path = pg_catalog, pg_temp, and every call of
+-- this edition's own functions is an exact match of their argument types (literals cast), so nothing
+-- planted in @extschema@ takes a call (tests/portable_planting.py).
 --
 -- Speed: the functions of the interface are PL/pgSQL, whose statements are planned once per session;
 -- they check text with one regular expression and compute with the helpers below, which are single
@@ -1298,42 +1433,41 @@ $$;
 CREATE FUNCTION @extschema@._text_chars12(v bigint, alphabet text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr(alphabet, ((v >> 55) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 50) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 45) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 40) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 35) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 30) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 25) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 20) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 15) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 10) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, ((v >> 5) & 31)::integer + 1, 1)
-    || pg_catalog.substr(alphabet, (v & 31)::integer + 1, 1)
+SELECT pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 55) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 50) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 45) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 35) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 30) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 25) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 20) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 15) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 10) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 5) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, ((v OPERATOR(pg_catalog.>>) 0) OPERATOR(pg_catalog.&) 31)::integer OPERATOR(pg_catalog.+) 1, 1)
 $$;
 
 -- The value of the digit at position p of t (already in the alphabet's case, aliases resolved).
 CREATE FUNCTION @extschema@._text_digit(t text, p integer, alphabet text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT (pg_catalog.strpos(alphabet, pg_catalog.substr(t, p, 1)) - 1)::bigint $$;
+AS $$ SELECT (pg_catalog.strpos(alphabet, pg_catalog.substr(t, p, 1)) OPERATOR(pg_catalog.-) 1)::bigint $$;
 
 -- The 60 bits of the 12 digits of t from position start.
--- (PostgreSQL gives << and | one precedence, left to right: every shift is bracketed.)
 CREATE FUNCTION @extschema@._text_value12(t text, start integer, alphabet text) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (@extschema@._text_digit(t, start, alphabet) << 55)
-     | (@extschema@._text_digit(t, start + 1, alphabet) << 50)
-     | (@extschema@._text_digit(t, start + 2, alphabet) << 45)
-     | (@extschema@._text_digit(t, start + 3, alphabet) << 40)
-     | (@extschema@._text_digit(t, start + 4, alphabet) << 35)
-     | (@extschema@._text_digit(t, start + 5, alphabet) << 30)
-     | (@extschema@._text_digit(t, start + 6, alphabet) << 25)
-     | (@extschema@._text_digit(t, start + 7, alphabet) << 20)
-     | (@extschema@._text_digit(t, start + 8, alphabet) << 15)
-     | (@extschema@._text_digit(t, start + 9, alphabet) << 10)
-     | (@extschema@._text_digit(t, start + 10, alphabet) << 5)
-     | @extschema@._text_digit(t, start + 11, alphabet)
+SELECT (@extschema@._text_digit(t, start, alphabet) OPERATOR(pg_catalog.<<) 55)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 1, alphabet) OPERATOR(pg_catalog.<<) 50)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 2, alphabet) OPERATOR(pg_catalog.<<) 45)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 3, alphabet) OPERATOR(pg_catalog.<<) 40)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 4, alphabet) OPERATOR(pg_catalog.<<) 35)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 5, alphabet) OPERATOR(pg_catalog.<<) 30)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 6, alphabet) OPERATOR(pg_catalog.<<) 25)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 7, alphabet) OPERATOR(pg_catalog.<<) 20)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 8, alphabet) OPERATOR(pg_catalog.<<) 15)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 9, alphabet) OPERATOR(pg_catalog.<<) 10)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 10, alphabet) OPERATOR(pg_catalog.<<) 5)
+     OPERATOR(pg_catalog.|) (@extschema@._text_digit(t, start OPERATOR(pg_catalog.+) 11, alphabet) OPERATOR(pg_catalog.<<) 0)
 $$;
 
 -- The 26 Crockford digits of a uuid (2 zero bits, then the 128) from its byte 0 (b0) and the 60 bits of
@@ -1342,8 +1476,9 @@ $$;
 CREATE FUNCTION @extschema@._text_crockford(b0 integer, hi bigint, lo bigint, alphabet text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr(alphabet, (b0 >> 5) + 1, 1) || pg_catalog.substr(alphabet, (b0 & 31) + 1, 1)
-    || @extschema@._text_chars12(hi, alphabet) || @extschema@._text_chars12(lo, alphabet)
+SELECT pg_catalog.substr(alphabet, (b0 OPERATOR(pg_catalog.>>) 5) OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, (b0 OPERATOR(pg_catalog.&) 31) OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) @extschema@._text_chars12(hi, alphabet) OPERATOR(pg_catalog.||) @extschema@._text_chars12(lo, alphabet)
 $$;
 
 -- The 26 base32hex digits of a uuid (the 128 bits, then 2 zero bits) from the 60 bits of hex digits
@@ -1351,10 +1486,10 @@ $$;
 CREATE FUNCTION @extschema@._text_base32hex(hi bigint, lo bigint, b15 integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT @extschema@._text_chars12(hi, '0123456789ABCDEFGHIJKLMNOPQRSTUV')
-    || @extschema@._text_chars12(lo, '0123456789ABCDEFGHIJKLMNOPQRSTUV')
-    || pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', (b15 >> 3) + 1, 1)
-    || pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', ((b15 & 7) << 2) + 1, 1)
+SELECT @extschema@._text_chars12(hi, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)
+    OPERATOR(pg_catalog.||) @extschema@._text_chars12(lo, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', (b15 OPERATOR(pg_catalog.>>) 3) OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) pg_catalog.substr('0123456789ABCDEFGHIJKLMNOPQRSTUV', ((b15 OPERATOR(pg_catalog.&) 7) OPERATOR(pg_catalog.<<) 2) OPERATOR(pg_catalog.+) 1, 1)
 $$;
 
 -- Crockford text in upper case with its aliases read (I and L are 1, O is 0), for _text_digit.
@@ -1366,20 +1501,20 @@ AS $$ SELECT pg_catalog.translate(t, 'abcdefghjkmnpqrstvwxyzILOilo', 'ABCDEFGHJK
 CREATE FUNCTION @extschema@._text_from_crockford(c text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ') << 5)
-                                          | @extschema@._text_digit(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')), 2, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 3, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')), 15, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 15, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')), 15, '0'))::pg_catalog.uuid
+SELECT (pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text) OPERATOR(pg_catalog.<<) 5)
+                                          OPERATOR(pg_catalog.|) @extschema@._text_digit(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)), 2, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 3, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)), 15, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 15, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)), 15, '0'))::pg_catalog.uuid
 $$;
 
 -- The uuid of 26 valid base32hex digits in upper case.
 CREATE FUNCTION @extschema@._text_from_base32hex(c text) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT (pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 1, '0123456789ABCDEFGHIJKLMNOPQRSTUV')), 15, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 13, '0123456789ABCDEFGHIJKLMNOPQRSTUV')), 15, '0')
-     || pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 25, '0123456789ABCDEFGHIJKLMNOPQRSTUV') << 3)
-                                          | (@extschema@._text_digit(c, 26, '0123456789ABCDEFGHIJKLMNOPQRSTUV') >> 2)), 2, '0'))::pg_catalog.uuid
+SELECT (pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 1, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)), 15, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(@extschema@._text_value12(c, 13, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text)), 15, '0')
+     OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex((@extschema@._text_digit(c, 25, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text) OPERATOR(pg_catalog.<<) 3)
+                                          OPERATOR(pg_catalog.|) (@extschema@._text_digit(c, 26, '0123456789ABCDEFGHIJKLMNOPQRSTUV'::pg_catalog.text) OPERATOR(pg_catalog.>>) 2)), 2, '0'))::pg_catalog.uuid
 $$;
 
 -- Why t is not the digits of `form` ('base32hex', 'crockford', 'typeid': a TypeID's suffix, 'uid8'), or
@@ -1476,7 +1611,7 @@ BEGIN
     IF length(t) - k <> 26 THEN
         RETURN format('a suffix of %s characters, expected 26', length(t) - k);
     END IF;
-    RETURN @extschema@._text_error(substr(t, k + 1), 'typeid', k);
+    RETURN @extschema@._text_error(substr(t, k + 1), 'typeid'::pg_catalog.text, k);
 END
 $$;
 
@@ -1496,7 +1631,7 @@ BEGIN
         b := ('x' || substr(h, 1, 2))::bit(8)::integer;
         hi := ('x' || substr(h, 3, 15))::bit(60)::bigint;
         lo := ('x' || substr(h, 18, 15))::bit(60)::bigint;
-        RETURN @extschema@._text_crockford(b, hi, lo, '0123456789ABCDEFGHJKMNPQRSTVWXYZ');
+        RETURN @extschema@._text_crockford(b, hi, lo, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text);
     ELSIF encoding = 'base32hex' THEN
         hi := ('x' || substr(h, 1, 15))::bit(60)::bigint;
         lo := ('x' || substr(h, 16, 15))::bit(60)::bigint;
@@ -1523,7 +1658,7 @@ BEGIN
             RETURN @extschema@._text_from_crockford(c);
         END IF;
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = format('comb_parse: invalid crockford text "%s": %s', t, @extschema@._text_error(t, 'crockford', 0)),
+            MESSAGE = format('comb_parse: invalid crockford text "%s": %s', t, @extschema@._text_error(t, 'crockford'::pg_catalog.text, 0)),
             HINT = 'A crockford uuid is 26 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L read as 1, O as 0), the first at most 7.';
     ELSIF encoding = 'base32hex' THEN
         IF t ~ '^[0123456789ABCDEFGHIJKLMNOPQRSTUVabcdefghijklmnopqrstuv]{25}[048CGKOScgkos]$' THEN
@@ -1531,7 +1666,7 @@ BEGIN
             RETURN @extschema@._text_from_base32hex(c);
         END IF;
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = format('comb_parse: invalid base32hex text "%s": %s', t, @extschema@._text_error(t, 'base32hex', 0)),
+            MESSAGE = format('comb_parse: invalid base32hex text "%s": %s', t, @extschema@._text_error(t, 'base32hex'::pg_catalog.text, 0)),
             HINT = 'A base32hex uuid is 26 digits of 0123456789ABCDEFGHIJKLMNOPQRSTUV in either case, the last one of 048CGKOS, as PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''='') writes it.';
     END IF;
     RAISE EXCEPTION USING ERRCODE = '22023',
@@ -1557,7 +1692,7 @@ BEGIN
         hi := ('x' || substr(h, 3, 15))::bit(60)::bigint;
         lo := ('x' || substr(h, 18, 15))::bit(60)::bigint;
         RETURN CASE WHEN p = '' THEN '' ELSE p || '_' END
-            || @extschema@._text_crockford(b, hi, lo, '0123456789abcdefghjkmnpqrstvwxyz');
+            || @extschema@._text_crockford(b, hi, lo, '0123456789abcdefghjkmnpqrstvwxyz'::pg_catalog.text);
     END IF;
     RAISE EXCEPTION USING ERRCODE = '22023',
         MESSAGE = format('typeid_text: invalid TypeID prefix "%s": %s', p, @extschema@._typeid_prefix_error(p)),
@@ -1585,7 +1720,7 @@ $$;
 -- The uuid of a TypeID of any prefix.
 CREATE FUNCTION @extschema@.typeid_parse(text text) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
-AS $$ BEGIN RETURN @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse'); END $$;
+AS $$ BEGIN RETURN @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse'::pg_catalog.text); END $$;
 
 -- The uuid of a TypeID whose prefix is expected_prefix ('' for none): the argument is checked first
 -- (22023), then the text, then its prefix (22P02).
@@ -1602,7 +1737,7 @@ BEGIN
             MESSAGE = format('typeid_parse: invalid TypeID prefix "%s": %s', expected, @extschema@._typeid_prefix_error(expected)),
             HINT = 'A TypeID prefix is at most 63 characters of a-z and _ that begins and ends with a letter, or empty.';
     END IF;
-    id := @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse');
+    id := @extschema@._typeid_uuid(typeid_parse.text, 'typeid_parse'::pg_catalog.text);
     -- Valid: the prefix is all but the last 27 characters (26 digits and _), or nothing.
     found := substr(typeid_parse.text COLLATE "C", 1, greatest(length(typeid_parse.text) - 27, 0));
     IF found = expected THEN
@@ -1619,7 +1754,7 @@ CREATE FUNCTION @extschema@.typeid_prefix(text text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM @extschema@._typeid_uuid(typeid_prefix.text, 'typeid_prefix');
+    PERFORM @extschema@._typeid_uuid(typeid_prefix.text, 'typeid_prefix'::pg_catalog.text);
     RETURN substr(typeid_prefix.text, 1, greatest(length(typeid_prefix.text) - 27, 0));
 END
 $$;
@@ -1629,8 +1764,10 @@ $$;
 CREATE FUNCTION @extschema@.uid8_text(id bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-SELECT pg_catalog.substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (((id # '-9223372036854775808'::bigint) >> 60) & 15)::integer + 1, 1)
-    || @extschema@._text_chars12((id # '-9223372036854775808'::bigint) & 1152921504606846975, '0123456789ABCDEFGHJKMNPQRSTVWXYZ')
+SELECT pg_catalog.substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ',
+           (((id OPERATOR(pg_catalog.#) '-9223372036854775808'::bigint) OPERATOR(pg_catalog.>>) 60) OPERATOR(pg_catalog.&) 15)::integer OPERATOR(pg_catalog.+) 1, 1)
+    OPERATOR(pg_catalog.||) @extschema@._text_chars12((id OPERATOR(pg_catalog.#) '-9223372036854775808'::bigint) OPERATOR(pg_catalog.&) 1152921504606846975,
+                                                      '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text)
 $$;
 
 -- The bigint of 13 Crockford digits, either case: the first digit's top bit is the sign bit flipped,
@@ -1645,16 +1782,17 @@ DECLARE
 BEGIN
     IF t !~ '^[0123456789ABCDEFabcdefIiLlOo][0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz]{12}$' THEN
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = format('uid8_parse: invalid uid8 text "%s": %s', t, @extschema@._text_error(t, 'uid8', 0)),
+            MESSAGE = format('uid8_parse: invalid uid8 text "%s": %s', t, @extschema@._text_error(t, 'uid8'::pg_catalog.text, 0)),
             HINT = 'A uid8 text is 13 digits of 0123456789ABCDEFGHJKMNPQRSTVWXYZ in either case (I and L read as 1, O as 0), the first at most F.';
     END IF;
     c := @extschema@._text_crockford_canonical(t);
-    first := @extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ') # 8;
+    first := @extschema@._text_digit(c, 1, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text) # 8;
     RETURN (first - 16 * (first >= 8)::integer) * 1152921504606846976
-         + @extschema@._text_value12(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ');
+         + @extschema@._text_value12(c, 2, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'::pg_catalog.text);
 END
 $$;
-$comb_ext_script$, '@extschema@', pg_catalog.quote_ident(target));
-    RAISE NOTICE 'comb_ext SQL edition 0.6.0 installed in schema %', target;
+$comb_ext_script$, '@stateschema@', pg_catalog.quote_ident(state)), '@extschema@', pg_catalog.quote_ident(target));
+    RAISE NOTICE '%', pg_catalog.format('comb_ext SQL edition 0.6.0 installed in schema %s%s', target,
+        CASE WHEN state <> target THEN pg_catalog.format(', muid_new''s state in schema %s', state) ELSE '' END);
 END
 $comb_ext_block$;
