@@ -14,7 +14,8 @@ What is compared, with COUNT cases of each kind (generated in Python from the se
 and run as set-based statements, so the cost is the functions' and not round trips):
 - time cases (time, 16 random bytes, format): comb_stamp, comb_floor, comb_range_bound, comb_uuid(ts,
   format) and comb_in_range. Times: uniform over and around each clock's range, its ends and unit
-  edges to the microsecond (sqldatetime midnights, day 65535, 2079-06-07), ±infinity, NULL, and
+  edges to the microsecond (sqldatetime midnights, day 65535, 2079-06-07; uuidv7 past .NET's end to its
+  last instant, 10889-08-02 05:31:50.655), ±infinity, NULL, and
   finite times whose microseconds since 1970 do not fit a bigint.
 - uuid cases (16 bytes, format): comb_timestamp, comb_is_ticks, SQL Server order (the compiled
   #<# and uuid_sqlserver_cmp against the SQL edition's, which go through uuid_sqlserver_key) and
@@ -38,14 +39,15 @@ import psycopg
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMATS = ["postgresql", "sqlserver", "legacy", "binary", "postgresql_sqldatetime", "binary_sqldatetime", "ticks", "uuidv7"]
-CLOCK = {"postgresql": 0, "sqlserver": 0, "binary": 0, "uuidv7": 0,
+CLOCK = {"postgresql": 0, "sqlserver": 0, "binary": 0, "uuidv7": 3,
          "legacy": 1, "postgresql_sqldatetime": 1, "binary_sqldatetime": 1, "ticks": 2}
 US_PER_DAY = 86_400_000_000
 SQL_EPOCH = -2_208_988_800_000_000
 SQL_LAST = 3_453_321_600_000_000  # 2079-06-07 00:00:00, the sqldatetime clock's last instant
 DOTNET_MIN = -62_135_596_800_000_000
 DOTNET_END = 253_402_300_800_000_000
-RANGES = {0: (0, DOTNET_END), 1: (SQL_EPOCH, SQL_LAST + 1), 2: (DOTNET_MIN, DOTNET_END)}
+V7_LAST = (2**48 - 1) * 1000  # 10889-08-02 05:31:50.655, PostgreSQL 18's last time for a UUIDv7
+RANGES = {0: (0, DOTNET_END), 1: (SQL_EPOCH, SQL_LAST + 1), 2: (DOTNET_MIN, DOTNET_END), 3: (0, V7_LAST + 1)}
 # timestamptz's own limits, in unix µs: 4714-11-24 BC and 294276-12-31 23:59:59.999999.
 # (A margin of a few months inside each, as to_timestamp goes through float8 there.)
 TS_MIN = -210_866_803_200_000_000 + 10**13
@@ -56,7 +58,7 @@ SPECIALS = ["infinity", "-infinity"]
 
 def edge_times(rng):
     """Times on and next to every edge the clocks have: per clock, and all of them."""
-    last_unit = {0: DOTNET_END - 1000, 1: SQL_LAST, 2: DOTNET_END - 1}
+    last_unit = {0: DOTNET_END - 1000, 1: SQL_LAST, 2: DOTNET_END - 1, 3: V7_LAST}
     per_clock = {}
     for clock, (start, end) in RANGES.items():
         per_clock[clock] = [start, start - 1, end - 1, end, last_unit[clock], last_unit[clock] + 1]
@@ -68,6 +70,8 @@ def edge_times(rng):
     # Millisecond edges near now and at the start of the unix clock.
     now = int(time.time() * 1_000_000)
     per_clock[0] += [now - now % 1000, 0, 1, 999, 1000]
+    # uuidv7 runs past .NET's end: RT.Comb's end and the last millisecond before PostgreSQL 18's.
+    per_clock[3] += [now - now % 1000, DOTNET_END - 1000, DOTNET_END - 1, DOTNET_END, V7_LAST - 1000, V7_LAST - 1]
     every = sorted(set(sum(per_clock.values(), [])))
     # Past the bigint of µs since 1970 (the compiled edition treats these as having no µs).
     every += [I64_MAX - 946_684_800_000_000, I64_MAX - 946_684_800_000_000 + 1, TS_MAX, TS_MIN]
@@ -99,7 +103,7 @@ def time_cases(rng, count):
     rows = []
     for case in range(count):
         fmt = rng.choice(FORMATS) if rng.random() > 0.005 else None
-        clock = CLOCK[fmt] if fmt else rng.randrange(3)
+        clock = CLOCK[fmt] if fmt else rng.randrange(4)
         us, special = random_time(rng, clock, edges), None
         roll = rng.random()
         if roll < 0.01:
@@ -126,9 +130,9 @@ def time_cases(rng, count):
 
 def field_value(rng, clock):
     """A time field at or near the clock's limits, or anywhere in it."""
-    if clock == 0:
-        top = 253_402_300_799_999
-        return rng.choice([top, top + 1, 0, 2**48 - 1, rng.randrange(0, top), rng.randrange(top, 2**48)])
+    if clock in (0, 3):
+        top = 253_402_300_799_999  # every 48-bit field is a uuidv7 time; past this none is a postgresql one
+        return rng.choice([top, top + 1, 0, 2**48 - 1, 2**48 - 2, rng.randrange(0, top), rng.randrange(top, 2**48)])
     if clock == 1:
         day = rng.choice([0, 65_535, 65_534, rng.randrange(65_536)])
         t300 = rng.choice([25_920_000, 25_920_001, 25_919_999, 0, 2**32 - 1, rng.randrange(25_920_000)])
@@ -320,22 +324,25 @@ def main():
                 first.append(f"  comb_uuid(ts, format) case {i}: compiled {compiled!r}, portable {portable!r}, check {check!r}")
     timings["comb_uuid(ts, format)"] = time.monotonic() - began
 
-    # Fixed statements whose errors carry a hint too: SQLSTATE, message and hint must agree.
+    # Fixed statements whose errors carry a hint or a detail too: SQLSTATE, message, detail and hint must agree.
     fixed = ["SELECT {s}.comb_uuid('mysql')", "SELECT {s}.comb_uuid('2024-01-01')", "SELECT {s}.comb_uuid('')",
              "SELECT {s}.comb_timestamp(gen_random_uuid(), 'mysql')",
              "SELECT {s}.comb_timestamp('01a20df2-18e2-48ed-bc1a-3a01a2b626cc', 'uuidv7')",
              "SELECT {s}.comb_timestamp('01a20df2-18e2-78ed-3c1a-3a01a2b626cc', 'uuidv7')",
              "SELECT {s}.comb_timestamp('01a20df2-18e2-f8ed-fc1a-3a01a2b626cc', 'uuidv7')",
              "SELECT {s}.comb_floor('9999-12-31 23:59:59.9995+00')", "SELECT {s}.comb_floor('infinity', 'ticks')",
-             "SELECT {s}.comb_uuid('-infinity'::timestamptz, 'legacy')"]
+             "SELECT {s}.comb_uuid('-infinity'::timestamptz, 'legacy')",
+             "SELECT {s}.comb_uuid('10889-08-02 05:31:50.655001+00'::timestamptz, 'uuidv7')",
+             "SELECT {s}.comb_floor('infinity', 'uuidv7')", "SELECT {s}.comb_stamp(gen_random_uuid(), '1969-12-31 23:59:59.999999+00', 'uuidv7')"]
 
     def outcome(statement, schema):
-        """(SQLSTATE, message, hint) of the statement's error, the type's schema left out of the message."""
+        """(SQLSTATE, message, detail, hint) of the statement's error, the type's schema left out of the message."""
         try:
             with conn.transaction():
                 return ("ok", str(conn.execute(statement.format(s=schema)).fetchone()[0]))
         except psycopg.Error as error:
-            return (error.sqlstate, error.diag.message_primary.replace(f"{schema}.", ""), error.diag.message_hint)
+            return (error.sqlstate, error.diag.message_primary.replace(f"{schema}.", ""), error.diag.message_detail,
+                    error.diag.message_hint)
 
     for statement in fixed:
         compared += 1

@@ -204,23 +204,28 @@ $guard$;
 --   25920000               1/300 s units in a day
 --   1698693120000          65536 * 25920000: the sqldatetime clock's last unit (day 65535, time of day 25920000)
 --   253402300799999        the unix clock's last millisecond
+--   281474976710655        2^48 - 1: the uuidv7 clock's last millisecond, 10889-08-02 05:31:50.655, and
+--   281474976710655001     end (exclusive) of the uuidv7 clock: that millisecond's first µs is its last
+--                          instant, as in PostgreSQL 18's uuidv7(interval) (UUIDV7_MAX_TIMESTAMP)
 --   3155378975999999999    the ticks clock's last tick
 
 -- The rules that the generators, written out for speed, share with the helpers: each is written once
 -- here and expanded where it is used (portable/build.py, "@define"). Every operator is
 -- OPERATOR(pg_catalog.x), as they are expanded into inlined SQL too; those all bind alike, left to
 -- right, hence the parentheses.
--- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
--- @define COMB_CLOCK(format) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END
+-- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks, 3 unix ms over PostgreSQL 18's range for
+-- uuidv7 (Clock::UnixUuidV7): clocks 0 and 3 differ only in their end, so every rule below but the
+-- range takes 3 where it takes 0 (as the ELSE of a test of 1 and 2).
+-- @define COMB_CLOCK(format) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN format OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 WHEN format OPERATOR(pg_catalog.=) 'uuidv7'::@extschema@.comb_format THEN 3 ELSE 0 END
 -- [start, end) of a clock, in unix µs.
--- @define COMB_RANGE_START(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END
--- @define COMB_RANGE_END(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END
+-- @define COMB_RANGE_START(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint WHEN clock OPERATOR(pg_catalog.=) 2 THEN -62135596800000000::bigint ELSE 0::bigint END
+-- @define COMB_RANGE_END(clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint WHEN clock OPERATOR(pg_catalog.=) 3 THEN 281474976710655001::bigint ELSE 253402300800000000::bigint END
 -- The position of a time `since` µs after its clock's start: units * 4096 + the time's fraction of
 -- its unit in 1/4096 (RFC 9562 method 3, as PostgreSQL 18's uuidv7()), or the ticks for the ticks
 -- clock (its fraction has no bits); each floor(since * 4096 / unit): unix floor(µs * 512 / 125), in
 -- numeric, as µs * 512 overflows a bigint after year 2540; sqldatetime floor(µs * 768 / 625), as
 -- 1/300 s is 10000/3 µs (at most 4.4e18 over the whole clock); ticks µs * 10.
--- @define COMB_POSITION(clock, since) CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div(since::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN clock OPERATOR(pg_catalog.=) 1 THEN (since OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE since OPERATOR(pg_catalog.*) 10 END
+-- @define COMB_POSITION(clock, since) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN (since OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 WHEN clock OPERATOR(pg_catalog.=) 2 THEN since OPERATOR(pg_catalog.*) 10 ELSE pg_catalog.div(since::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint END
 -- The field the sqldatetime clock writes for a unit: day << 32 | 1/300 s of the day, the last unit as
 -- day 65535's 25920000 (day 65536 does not fit two bytes).
 -- @define COMB_SQLDATETIME_FIELD(units) CASE WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
@@ -257,44 +262,54 @@ BEGIN
     RETURN pg_us + 946684800000000;
 END $$;
 
--- The clock of a format: 0 unix ms, 1 sqldatetime, 2 ticks.
+-- The clock of a format (COMB_CLOCK): 0 unix ms, 1 sqldatetime, 2 ticks, 3 unix ms to year 10889.
 CREATE FUNCTION @extschema@._comb_clock(format @extschema@.comb_format) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END)
+    SELECT (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 WHEN (format) OPERATOR(pg_catalog.=) 'uuidv7'::@extschema@.comb_format THEN 3 ELSE 0 END)
 $$;
 
 -- [start, end) of a clock, and its range as the messages spell it.
 CREATE FUNCTION @extschema@._comb_range_start(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     -- Searched CASE with OPERATOR(pg_catalog.=): a simple CASE would look = up in the caller's search_path.
-    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)
+    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN -62135596800000000::bigint ELSE 0::bigint END)
 $$;
 CREATE FUNCTION @extschema@._comb_range_end(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END)
+    SELECT (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint WHEN (clock) OPERATOR(pg_catalog.=) 3 THEN 281474976710655001::bigint ELSE 253402300800000000::bigint END)
 $$;
 CREATE FUNCTION @extschema@._comb_range_text(clock integer) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE
         WHEN clock OPERATOR(pg_catalog.=) 0 THEN '1970-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC'
         WHEN clock OPERATOR(pg_catalog.=) 1 THEN '1900-01-01 00:00:00 UTC to 2079-06-07 00:00:00 UTC'
+        WHEN clock OPERATOR(pg_catalog.=) 3 THEN '1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC'
         ELSE '0001-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC' END
 $$;
 
--- The last unit of a clock (for sqldatetime, 2079-06-07 00:00:00, one microsecond long).
+-- The last unit of a clock (for sqldatetime, 2079-06-07 00:00:00, and for uuidv7, 10889-08-02
+-- 05:31:50.655, one microsecond long).
 CREATE FUNCTION @extschema@._comb_max_units(clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE WHEN clock OPERATOR(pg_catalog.=) 0 THEN 253402300799999 WHEN clock OPERATOR(pg_catalog.=) 1 THEN 1698693120000
-                ELSE 3155378975999999999 END
+                WHEN clock OPERATOR(pg_catalog.=) 3 THEN 281474976710655 ELSE 3155378975999999999 END
 $$;
 
--- 22008 for a time outside the format's clock; `shown` is the time as the session shows it.
+-- 22008 for a time outside the format's clock; `shown` is the time as the session shows it. uuidv7's
+-- range is PostgreSQL 18's, and its DETAIL says so (Clock::range_detail).
 CREATE FUNCTION @extschema@._comb_out_of_range(fn text, shown text, format @extschema@.comb_format) RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = pg_catalog.format(
-        '%s: timestamp %s is out of range for comb_format %s: valid range is %s',
+DECLARE
+    message constant text := pg_catalog.format('%s: timestamp %s is out of range for comb_format %s: valid range is %s',
         fn, shown, format, @extschema@._comb_range_text(@extschema@._comb_clock(format)));
+BEGIN
+    IF format = 'uuidv7' THEN
+        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = message,
+            DETAIL = 'UUID version 7 holds 48 bits of milliseconds since 1970-01-01, so it supports timestamps from '
+                     '1970-01-01 to 10889-08-02 05:31:50.655 UTC, as PostgreSQL 18''s uuidv7(interval) does; '
+                     'infinite timestamps are not supported.';
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = message;
 END $$;
 
 -- The unix µs of `ts` for `fn`, or 22008 where it has none (±infinity).
@@ -320,18 +335,18 @@ BEGIN
         PERFORM @extschema@._comb_out_of_range(fn, @extschema@._comb_ts(us)::text, format);
     END IF;
     since := us - @extschema@._comb_range_start(clock);
-    RETURN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((since)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((since) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (since) OPERATOR(pg_catalog.*) 10 END);
+    RETURN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((since) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN (since) OPERATOR(pg_catalog.*) 10 ELSE pg_catalog.div((since)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint END);
 END $$;
 
 -- The first whole microsecond of a unit (Clock::unix_us): for sqldatetime, the 1/300 s rounded up.
 CREATE FUNCTION @extschema@._comb_unit_us(units bigint, clock integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE
-        WHEN clock OPERATOR(pg_catalog.=) 0 THEN units OPERATOR(pg_catalog.*) 1000
         WHEN clock OPERATOR(pg_catalog.=) 1 THEN (-2208988800000000
             OPERATOR(pg_catalog.+) ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.*) 86400000000))
             OPERATOR(pg_catalog.+) ((((units OPERATOR(pg_catalog.%) 25920000) OPERATOR(pg_catalog.*) 10000) OPERATOR(pg_catalog.+) 2) OPERATOR(pg_catalog./) 3)
-        ELSE -62135596800000000 OPERATOR(pg_catalog.+) (units OPERATOR(pg_catalog./) 10) END
+        WHEN clock OPERATOR(pg_catalog.=) 2 THEN -62135596800000000 OPERATOR(pg_catalog.+) (units OPERATOR(pg_catalog./) 10)
+        ELSE units OPERATOR(pg_catalog.*) 1000 END
 $$;
 
 -- The field a clock writes for a unit: the unit, or COMB_SQLDATETIME_FIELD.
@@ -451,10 +466,10 @@ DECLARE
     -- The wall clock in unix µs (timestamptz_send: µs since 2000 as 8 bytes).
     now_us constant bigint := ('x' || pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))::pg_catalog.bit(64)::bigint
                               + 946684800000000;
-    clock constant integer := (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 ELSE 0 END);
+    clock constant integer := (CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{legacy,postgresql_sqldatetime,binary_sqldatetime}'::@extschema@.comb_format[]) THEN 1 WHEN (format) OPERATOR(pg_catalog.=) 'ticks'::@extschema@.comb_format THEN 2 WHEN (format) OPERATOR(pg_catalog.=) 'uuidv7'::@extschema@.comb_format THEN 3 ELSE 0 END);
     -- The clock's position (NULL outside the clock's range).
-    pos bigint := CASE WHEN now_us >= (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END) AND now_us < (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint ELSE 253402300800000000::bigint END)
-                       THEN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END))::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 0 THEN 0::bigint WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint ELSE -62135596800000000::bigint END)) OPERATOR(pg_catalog.*) 10 END) END;
+    pos bigint := CASE WHEN now_us >= (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN -62135596800000000::bigint ELSE 0::bigint END) AND now_us < (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN 3453321600000001::bigint WHEN (clock) OPERATOR(pg_catalog.=) 3 THEN 281474976710655001::bigint ELSE 253402300800000000::bigint END)
+                       THEN (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN ((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN -62135596800000000::bigint ELSE 0::bigint END)) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN (now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN -62135596800000000::bigint ELSE 0::bigint END)) OPERATOR(pg_catalog.*) 10 ELSE pg_catalog.div((now_us - (CASE WHEN (clock) OPERATOR(pg_catalog.=) 1 THEN -2208988800000000::bigint WHEN (clock) OPERATOR(pg_catalog.=) 2 THEN -62135596800000000::bigint ELSE 0::bigint END))::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint END) END;
     setting constant text := 'comb_portable.next_' || format::text;
     -- The lowest position not taken (the last value's + 1); 0 when unset, or '' (a setting first made
     -- in a transaction that rolled back reads '').
@@ -539,13 +554,13 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
     SELECT (pg_catalog.encode(pg_catalog.int8send(pg_catalog.overlay((
                 pg_catalog.set_config('comb_portable.next_postgresql',
                     ((GREATEST(
-                        (CASE WHEN (0) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.div((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                        (CASE WHEN (0) OPERATOR(pg_catalog.=) 1 THEN ((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
                                  ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
-                               ::@extschema@._comb_unix_clock)::bigint)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint WHEN (0) OPERATOR(pg_catalog.=) 1 THEN ((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 WHEN (0) OPERATOR(pg_catalog.=) 2 THEN (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
                                  ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
-                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 768) OPERATOR(pg_catalog./) 625 ELSE (((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
+                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 10 ELSE pg_catalog.div((((('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(pg_catalog.clock_timestamp()), 'hex'))
                                  ::pg_catalog.bit(64)::bigint OPERATOR(pg_catalog.+) 946684800000000)
-                               ::@extschema@._comb_unix_clock)::bigint) OPERATOR(pg_catalog.*) 10 END),
+                               ::@extschema@._comb_unix_clock)::bigint)::pg_catalog.numeric OPERATOR(pg_catalog.*) 512, 125)::bigint END),
                         pg_catalog.concat('0', pg_catalog.current_setting('comb_portable.next_postgresql', true))::bigint
                       )::@extschema@._comb_unix_position)::bigint OPERATOR(pg_catalog.+) 1)::pg_catalog.text,
                     false)::bigint OPERATOR(pg_catalog.-) 1)::pg_catalog.bit(60), '0100'::pg_catalog.bit(4), 49, 0)::bigint), 'hex')

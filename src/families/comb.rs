@@ -150,11 +150,14 @@ fn generate(format: Format) -> Uuid {
 fn unix_us(function: &str, ts: TimestampWithTimeZone, format: Format) -> i64 {
     match timestamptz::unix_us(ts) {
         Some(us) => us,
-        None => errors::datetime_out_of_range(format!(
-            "{function}: timestamp {ts} is out of range for comb_format {}: valid range is {}",
-            format.name(),
-            format.clock().range_text()
-        )),
+        None => errors::datetime_out_of_range_detailed(
+            format!(
+                "{function}: timestamp {ts} is out of range for comb_format {}: valid range is {}",
+                format.name(),
+                format.clock().range_text()
+            ),
+            format.clock().range_detail(),
+        ),
     }
 }
 
@@ -170,19 +173,25 @@ fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> !
 fn report_for(function: &str, id: Option<Uuid>, format: Format, error: CombError) -> ! {
     let value = id.map(|id| format!("uuid {id}")).unwrap_or_else(|| "the value".into());
     match error {
-        CombError::TimeOutOfRange { clock, unix_us } => errors::datetime_out_of_range(format!(
-            "{function}: timestamp {} is out of range for comb_format {}: valid range is {}",
-            shown(unix_us),
-            format.name(),
-            clock.range_text()
-        )),
-        CombError::AfterLastUnit { clock, unix_us } => errors::datetime_out_of_range(format!(
-            "{function}: no comb_format {} value has a time at or after {}: valid range is {} to {}",
-            format.name(),
-            shown(unix_us),
-            shown(clock.range().0),
-            shown(clock.unix_us(clock.max_units()))
-        )),
+        CombError::TimeOutOfRange { clock, unix_us } => errors::datetime_out_of_range_detailed(
+            format!(
+                "{function}: timestamp {} is out of range for comb_format {}: valid range is {}",
+                shown(unix_us),
+                format.name(),
+                clock.range_text()
+            ),
+            clock.range_detail(),
+        ),
+        CombError::AfterLastUnit { clock, unix_us } => errors::datetime_out_of_range_detailed(
+            format!(
+                "{function}: no comb_format {} value has a time at or after {}: valid range is {} to {}",
+                format.name(),
+                shown(unix_us),
+                shown(clock.range().0),
+                shown(clock.unix_us(clock.max_units()))
+            ),
+            clock.range_detail(),
+        ),
         CombError::InvalidField { .. } => errors::datetime_out_of_range(format!(
             "{function}: {value} does not hold a valid {} COMB: {error}",
             format.name()

@@ -13,7 +13,15 @@ use pgrx::{FromDatum, PgLogLevel};
 
 /// Raise an ERROR; never returns.
 pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
+    raise_with(code, message, None, hint)
+}
+
+/// Raise an ERROR with an optional DETAIL and HINT; never returns.
+fn raise_with(code: PgSqlErrorCode, message: String, detail: Option<&str>, hint: Option<&str>) -> ! {
     let mut report = ErrorReport::new(code, message, "comb_ext");
+    if let Some(detail) = detail {
+        report = report.set_detail(detail);
+    }
     if let Some(hint) = hint {
         report = report.set_hint(hint);
     }
@@ -23,7 +31,12 @@ pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
 
 /// 22008: a time outside what the format can hold.
 pub fn datetime_out_of_range(message: String) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, message, None)
+    datetime_out_of_range_detailed(message, None)
+}
+
+/// 22008 with a DETAIL where the range has a reason worth saying (uuidv7's is PostgreSQL 18's).
+pub fn datetime_out_of_range_detailed(message: String, detail: Option<&str>) -> ! {
+    raise_with(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, message, detail, None)
 }
 
 /// 22003: a field outside its range, naming the function, the field, the value and the range.

@@ -25,6 +25,11 @@ const SQL_LAST_UNITS: u64 = SQL_DAYS * T300_PER_DAY;
 /// 0001-01-01 and 10000-01-01 00:00:00 UTC: .NET `DateTime`'s range.
 const DOTNET_MIN_UNIX_US: i64 = -62_135_596_800_000_000;
 const DOTNET_END_UNIX_US: i64 = 253_402_300_800_000_000;
+/// The last millisecond of a 48-bit field, 10889-08-02 05:31:50.655 UTC. PostgreSQL 18's
+/// `uuidv7(interval)` takes times from 1970-01-01 to this instant inclusive (its
+/// `UUIDV7_MAX_TIMESTAMP`, `(2^48 - 1) * 1000` µs), so its last millisecond holds one microsecond:
+/// as the sqldatetime clock's last unit, the range ends with it.
+const UUIDV7_LAST_UNITS: u64 = (1 << 48) - 1;
 const TICKS_PER_US: u64 = 10;
 /// Sub-unit counter of the generator, in the bits that sort right after the time field. Twelve
 /// bits leave 62 random bits in a v4 or v7 layout (74 - 12), as in PostgreSQL 18's `uuidv7()`.
@@ -32,8 +37,12 @@ const COUNTER_BITS: u32 = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Clock {
-    /// Milliseconds since 1970-01-01 as 48 bits (RT.Comb `UnixDateTimeStrategy`).
+    /// Milliseconds since 1970-01-01 as 48 bits, to the end of .NET `DateTime` (RT.Comb
+    /// `UnixDateTimeStrategy`).
     Unix,
+    /// The same field over PostgreSQL 18's range for UUIDv7, to 10889-08-02 05:31:50.655 UTC
+    /// (`UUIDV7_LAST_UNITS`): the ids its `uuidv7(interval)` makes and `uuid_extract_timestamp` reads.
+    UnixUuidV7,
     /// Two bytes of days since 1900-01-01, four bytes of 1/300 s since midnight (SQL Server
     /// `datetime`, RT.Comb `SqlDateTimeStrategy`).
     SqlDateTime,
@@ -73,6 +82,7 @@ impl Clock {
     pub const fn name(self) -> &'static str {
         match self {
             Clock::Unix => "unix",
+            Clock::UnixUuidV7 => "unix (uuidv7)",
             Clock::SqlDateTime => "sqldatetime",
             Clock::Ticks => "ticks",
         }
@@ -90,6 +100,8 @@ impl Clock {
     pub const fn range(self) -> (i64, i64) {
         match self {
             Clock::Unix => (0, DOTNET_END_UNIX_US),
+            // Through 10889-08-02 05:31:50.655 inclusive, as PostgreSQL 18 checks it.
+            Clock::UnixUuidV7 => (0, UUIDV7_LAST_UNITS as i64 * US_PER_MS + 1),
             // Through 2079-06-07 00:00:00 inclusive (SQL_LAST_UNITS).
             Clock::SqlDateTime => (SQL_EPOCH_UNIX_US, SQL_EPOCH_UNIX_US + SQL_DAYS as i64 * US_PER_DAY + 1),
             Clock::Ticks => (DOTNET_MIN_UNIX_US, DOTNET_END_UNIX_US),
@@ -99,14 +111,29 @@ impl Clock {
     pub const fn range_text(self) -> &'static str {
         match self {
             Clock::Unix => "1970-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC",
+            Clock::UnixUuidV7 => "1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC",
             Clock::SqlDateTime => "1900-01-01 00:00:00 UTC to 2079-06-07 00:00:00 UTC",
             Clock::Ticks => "0001-01-01 00:00:00 UTC to 9999-12-31 23:59:59.999999 UTC",
         }
     }
 
+    /// What an ERROR about the clock's range adds as its DETAIL: for uuidv7, that the range is
+    /// PostgreSQL 18's (its `uuidv7(interval)` says "UUID version 7 supports timestamps from
+    /// 1970-01-01 to approximately year 10889.").
+    pub const fn range_detail(self) -> Option<&'static str> {
+        match self {
+            Clock::UnixUuidV7 => Some(
+                "UUID version 7 holds 48 bits of milliseconds since 1970-01-01, so it supports timestamps from \
+                 1970-01-01 to 10889-08-02 05:31:50.655 UTC, as PostgreSQL 18's uuidv7(interval) does; \
+                 infinite timestamps are not supported.",
+            ),
+            _ => None,
+        }
+    }
+
     pub const fn unit_text(self) -> &'static str {
         match self {
-            Clock::Unix => "1 ms",
+            Clock::Unix | Clock::UnixUuidV7 => "1 ms",
             Clock::SqlDateTime => "1/300 s",
             Clock::Ticks => "100 ns",
         }
@@ -121,7 +148,7 @@ impl Clock {
         }
         let since_start = (unix_us - start) as u64;
         Ok(match self {
-            Clock::Unix => since_start / US_PER_MS as u64,
+            Clock::Unix | Clock::UnixUuidV7 => since_start / US_PER_MS as u64,
             Clock::SqlDateTime => {
                 let days = since_start / US_PER_DAY as u64;
                 let micros_of_day = since_start % US_PER_DAY as u64;
@@ -139,7 +166,7 @@ impl Clock {
         let since_start = (unix_us - self.range().0) as u64;
         // Position in the unit as (numerator, unit length), both in a common sub-µs unit.
         let (into_unit, unit_len) = match self {
-            Clock::Unix => (since_start % US_PER_MS as u64, US_PER_MS as u64),
+            Clock::Unix | Clock::UnixUuidV7 => (since_start % US_PER_MS as u64, US_PER_MS as u64),
             Clock::SqlDateTime => (since_start % US_PER_DAY as u64 * 3 % 10_000, 10_000),
             Clock::Ticks => return Ok(0),
         };
@@ -150,7 +177,7 @@ impl Clock {
     pub fn unix_us(self, units: u64) -> i64 {
         let (start, _) = self.range();
         let offset = match self {
-            Clock::Unix => units * US_PER_MS as u64,
+            Clock::Unix | Clock::UnixUuidV7 => units * US_PER_MS as u64,
             Clock::SqlDateTime => {
                 let days = units / T300_PER_DAY;
                 let t300 = units % T300_PER_DAY;
@@ -161,13 +188,15 @@ impl Clock {
         start + offset as i64
     }
 
-    /// The last unit that starts inside the clock's range (for sqldatetime, 2079-06-07 00:00:00, a
-    /// unit of which only its first microsecond is in the range: `SQL_LAST_UNITS`).
+    /// The last unit that starts inside the clock's range (for sqldatetime, 2079-06-07 00:00:00, and
+    /// for uuidv7, 10889-08-02 05:31:50.655, units of which only the first microsecond is in the
+    /// range: `SQL_LAST_UNITS`, `UUIDV7_LAST_UNITS`).
     pub fn max_units(self) -> u64 {
         let (start, end) = self.range();
         let span_us = (end - start) as u64;
         match self {
             Clock::Unix => span_us / US_PER_MS as u64 - 1,
+            Clock::UnixUuidV7 => UUIDV7_LAST_UNITS,
             Clock::SqlDateTime => SQL_LAST_UNITS,
             Clock::Ticks => span_us * TICKS_PER_US - 1,
         }
@@ -181,7 +210,7 @@ impl Clock {
         match self {
             Clock::SqlDateTime if units == SQL_LAST_UNITS => ((SQL_DAYS - 1) << 32) | T300_PER_DAY,
             Clock::SqlDateTime => ((units / T300_PER_DAY) << 32) | (units % T300_PER_DAY),
-            Clock::Unix | Clock::Ticks => units,
+            Clock::Unix | Clock::UnixUuidV7 | Clock::Ticks => units,
         }
     }
 
@@ -197,7 +226,7 @@ impl Clock {
                 }
                 (field >> 32) * T300_PER_DAY + t300
             }
-            Clock::Unix | Clock::Ticks => field,
+            Clock::Unix | Clock::UnixUuidV7 | Clock::Ticks => field,
         };
         if units > self.max_units() {
             return Err(CombError::InvalidField { clock: self, field });
@@ -238,7 +267,9 @@ impl Format {
 
     pub const fn clock(self) -> Clock {
         match self {
-            Format::PostgreSql | Format::SqlServer | Format::Binary | Format::UuidV7 => Clock::Unix,
+            Format::PostgreSql | Format::SqlServer | Format::Binary => Clock::Unix,
+            // PostgreSQL 18's range, not RT.Comb's: its uuidv7(interval) makes ids up to year 10889.
+            Format::UuidV7 => Clock::UnixUuidV7,
             Format::Legacy | Format::PostgreSqlSqlDateTime | Format::BinarySqlDateTime => Clock::SqlDateTime,
             Format::Ticks => Clock::Ticks,
         }
@@ -508,6 +539,13 @@ impl fmt::Display for CombError {
                 write!(f, "its variant bits are {variant:02b}, an RFC 9562 UUIDv7's are 10 (with version 7)")
             }
             CombError::InvalidField { clock, field } => match clock {
+                // Every 48-bit field is in range; kept for completeness.
+                Clock::UnixUuidV7 => write!(
+                    f,
+                    "embedded {field} ms since 1970 is past {} (at most {})",
+                    clock.range_text(),
+                    clock.max_units()
+                ),
                 Clock::Unix => write!(
                     f,
                     "embedded {field} ms since 1970 is past 9999-12-31 23:59:59.999 UTC (at most {})",
@@ -540,6 +578,7 @@ mod tests {
     #[test]
     fn clock_ranges_match_their_documented_edges() {
         assert_eq!(Clock::Unix.max_units(), 253_402_300_799_999);
+        assert_eq!(Clock::UnixUuidV7.max_units(), 281_474_976_710_655);
         // Day 65535's time of day 25,920,000: 2079-06-07 00:00:00 UTC.
         assert_eq!(Clock::SqlDateTime.max_units(), 65_535 * T300_PER_DAY + T300_PER_DAY);
         assert_eq!(Clock::Ticks.max_units(), 3_155_378_975_999_999_999);
@@ -944,6 +983,75 @@ mod tests {
         let midnight = SQL_EPOCH_UNIX_US + 45_000 * US_PER_DAY;
         assert_eq!(Clock::SqlDateTime.fraction(midnight + 5_000, 12).unwrap(), 2048);
         assert_eq!(Clock::Ticks.fraction(t, 0).unwrap(), 0);
+    }
+
+    /// 10889-08-02 05:31:50.655 UTC: 2^48 - 1 ms since 1970, the last time PostgreSQL 18's
+    /// `uuidv7(interval)` takes (`UUIDV7_MAX_TIMESTAMP`).
+    const UUIDV7_LAST_US: i64 = 281_474_976_710_655_000;
+    /// 10000-01-01 00:00:00 UTC, the end of .NET `DateTime` and of RT.Comb's unix formats.
+    const DOTNET_END_US: i64 = 253_402_300_800_000_000;
+
+    #[test]
+    fn uuidv7_takes_postgresql_18s_range_to_the_48_bit_fields_last_millisecond() {
+        let format = Format::UuidV7;
+        // The largest v7 decodes to the field's last millisecond, as uuid_extract_timestamp reads it.
+        let largest = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xBF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF];
+        assert_eq!(timestamp(&largest, format).unwrap(), UUIDV7_LAST_US);
+        // So does the smallest v7 of that millisecond, and past .NET's end every field decodes.
+        let mut smallest = [0u8; 16];
+        smallest[..6].copy_from_slice(&[0xFF; 6]);
+        assert_eq!(timestamp(&format.random_base(smallest), format).unwrap(), UUIDV7_LAST_US);
+        let mut after_dotnet = [0u8; 16];
+        after_dotnet[..6].copy_from_slice(&(DOTNET_END_US as u64 / 1_000).to_be_bytes()[2..]);
+        assert_eq!(timestamp(&format.random_base(after_dotnet), format).unwrap(), DOTNET_END_US);
+        // Its last instant encodes in stamp, at, floor and the generator; PostgreSQL 18 refuses the
+        // next microsecond (ts > UUIDV7_MAX_TIMESTAMP), and so does every function here.
+        assert_eq!(
+            &stamp([0; 16], UUIDV7_LAST_US, format).unwrap()[..9],
+            &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x70, 0, 0x80]
+        );
+        assert_eq!(timestamp(&at([0x5A; 16], UUIDV7_LAST_US, format).unwrap(), format).unwrap(), UUIDV7_LAST_US);
+        assert_eq!(timestamp(&floor(UUIDV7_LAST_US, format).unwrap(), format).unwrap(), UUIDV7_LAST_US);
+        let mut generator = Generator::new(format);
+        for _ in 0..4_096 {
+            assert_eq!(timestamp(&generator.next(UUIDV7_LAST_US, [0; 16]).unwrap(), format).unwrap(), UUIDV7_LAST_US);
+        }
+        // The last millisecond's 4096 counter values are used up, and no millisecond follows it.
+        assert!(matches!(generator.next(UUIDV7_LAST_US, [0; 16]), Err(CombError::TimeOutOfRange { .. })));
+        for past in [UUIDV7_LAST_US + 1, UUIDV7_LAST_US + 999, UUIDV7_LAST_US + 1_000, i64::MAX] {
+            let refused = Err(CombError::TimeOutOfRange { clock: Clock::UnixUuidV7, unix_us: past });
+            assert_eq!(stamp([0; 16], past, format), refused);
+            assert_eq!(at([0; 16], past, format), refused);
+            assert_eq!(floor(past, format), refused);
+            assert_eq!(Generator::new(format).next(past, [0; 16]), refused);
+            assert_eq!(range_bound(Bound::At(past), format), [0xFF; 16]);
+        }
+        assert!(floor(-1, format).is_err());
+        assert_eq!(range_bound(Bound::At(-1), format), [0; 16]);
+        // A range bound just before the end still selects the largest v7 and its millisecond's.
+        let (lower, upper) = (range_bound(Bound::At(UUIDV7_LAST_US), format), range_bound(Bound::AfterAll, format));
+        assert!(in_range(&largest, &lower, &upper, format));
+        assert!(!in_range(&largest, &range_bound(Bound::At(UUIDV7_LAST_US + 1), format), &upper, format));
+        assert!(Clock::UnixUuidV7.range_detail().unwrap().contains("10889-08-02 05:31:50.655"));
+    }
+
+    #[test]
+    fn the_rtcomb_formats_keep_the_end_of_dotnet_datetime() {
+        for format in Format::ALL.into_iter().filter(|&f| f != Format::UuidV7 && f.clock() != Clock::SqlDateTime) {
+            let last = DOTNET_END_US - 1;
+            let id = stamp([0; 16], last, format).unwrap();
+            assert_eq!(timestamp(&id, format).unwrap(), if format == Format::Ticks { last } else { last - 999 });
+            assert!(
+                matches!(stamp([0; 16], DOTNET_END_US, format), Err(CombError::TimeOutOfRange { .. })),
+                "{format:?}"
+            );
+            assert!(floor(DOTNET_END_US, format).is_err(), "{format:?}");
+            assert!(format.clock().range_detail().is_none());
+        }
+        // A unix field past .NET's end is not a postgresql COMB, though it is a valid uuidv7.
+        let mut id = [0u8; 16];
+        Format::PostgreSql.write_units(&mut id, DOTNET_END_US as u64 / 1_000);
+        assert!(matches!(timestamp(&id, Format::PostgreSql), Err(CombError::InvalidField { clock: Clock::Unix, .. })));
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub fn unix_us_from_pg(pg_us: i64) -> Option<i64> {
     pg_us.checked_add(PG_EPOCH_UNIX_US)
 }
 
-/// PostgreSQL `timestamptz` µs from unix µs. Every clock in this crate decodes to years 1..10000,
+/// PostgreSQL `timestamptz` µs from unix µs. Every clock in this crate decodes to years 1..10890,
 /// far inside PostgreSQL's range, so this cannot overflow for decoded values.
 pub fn pg_from_unix_us(unix_us: i64) -> i64 {
     unix_us - PG_EPOCH_UNIX_US
