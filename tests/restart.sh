@@ -131,9 +131,11 @@ scenario() {
     generate after 2
     echo "$kind restart, clock set back $(python3 -c "print(f'{$last_before - $first_after:.1f}')") s (step $step s)${forget:+, marks deleted}:" \
          "span A from $(date -u -d "@$a_start" +%T.%2N), first reading after the restart $(date -u -d "@$first_after" +%T.%2N)"
-    # The clock must really have gone back across the restart, by about the step.
+    # The clock must really have gone back across the restart, by about the step; a restart slower
+    # than the step (a loaded machine) misses the situation: MISSED, and the caller tries again.
+    MISSED=0
     python3 -c "import sys; sys.exit(0 if $last_before - $first_after >= max(0.5, $step * 0.9) else 1)" ||
-        { echo "FAILED: the clock did not go back by about $step s across the restart"; status=1; }
+        { echo "  the clock did not go back by about $step s across the restart (the restart took longer): not the situation to test"; MISSED=1; }
     DUPLICATED=()
     for label in comb sno muid uid8_spread uid8_time_sequential; do
         local made duplicated
@@ -148,7 +150,22 @@ scenario() {
 # The control first, while sno is in its first tick: a restart without the marks (2 s back, so that a slow
 # start still lands inside span A) repeats
 # values, so the scenarios after it can fail.
-scenario clean 2 forget
+# attempt KIND STEP_S [forget]: the scenario, again (up to 3 times in all) while the restart misses
+# the step back; FAILED if it never makes it.
+attempt() {
+    local try
+    for try in 1 2 3; do
+        scenario "$@"
+        [ "$MISSED" = 0 ] && return
+        for d in "${DUPLICATED[@]}"; do
+            [ "$d" -eq 0 ] || [ "${3:-}" = forget ] || { echo "FAILED: a value was made twice across the $1 restart"; status=1; }
+        done
+    done
+    echo "FAILED: the clock did not go back by about $2 s across a $1 restart in 3 tries"
+    status=1
+}
+
+attempt clean 2 forget
 # sno, muid, uid8 spread, uid8 time_sequential must each have repeated something.
 for i in 1 2 3 4; do
     [ "${DUPLICATED[$i]}" -gt 0 ] || { echo "FAILED: the control repeated nothing: this test could not see a repeat"; status=1; }
@@ -156,7 +173,7 @@ done
 
 for kind in clean kill9 crash; do
     for step in 1 60 3600; do
-        scenario "$kind" "$step"
+        attempt "$kind" "$step"
         for d in "${DUPLICATED[@]}"; do
             [ "$d" -eq 0 ] || { echo "FAILED: a value was made twice across the $kind restart"; status=1; }
         done
