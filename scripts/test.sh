@@ -38,6 +38,10 @@ RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
     cargo test --release --no-default-features --lib rules::watermark::loom -- --nocapture 2>&1 |
     grep -Ev '^ +[0-9]+: |^note: |^stack backtrace:'
 
+say "masking: unmask(mask(x)) = x and no shared mask over 10^6 random ids per family and key (release)"
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
+    cargo test --release --no-default-features --lib rules::mask -- --include-ignored
+
 say "PostgreSQL servers: ${MAJORS[*]}"
 declare -A PG_CONFIGS
 for major in "${MAJORS[@]}"; do

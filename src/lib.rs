@@ -83,6 +83,8 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     register_settings();
+    // SAFETY: reading PostgreSQL's flag, set while it loads shared_preload_libraries.
+    crate::server::mask_key::register(unsafe { pg_sys::process_shared_preload_libraries_in_progress });
     // SAFETY: _PG_init runs once per process, in the postmaster when preloaded.
     unsafe {
         compat::reserve_settings_prefix(c"comb_ext");

@@ -2,6 +2,7 @@
 //! one file per family, over the rules.
 
 pub mod comb;
+pub mod mask;
 pub mod muid;
 pub mod sno;
 pub mod sqlserver_order;

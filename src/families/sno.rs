@@ -25,6 +25,16 @@ use std::ffi::{c_int, CStr, CString};
 #[repr(transparent)]
 pub struct Sno([u8; layout::LEN]);
 
+impl Sno {
+    pub fn from_bytes(bytes: [u8; layout::LEN]) -> Sno {
+        Sno(bytes)
+    }
+
+    pub fn bytes(self) -> [u8; layout::LEN] {
+        self.0
+    }
+}
+
 impl IntoDatum for Sno {
     fn into_datum(self) -> Option<pg_sys::Datum> {
         // SAFETY: CurrentMemoryContext is always valid inside a function call.

@@ -291,7 +291,7 @@ impl Format {
 
     /// Bits of string byte `position` that are not random: the v4 or v7 version nibble and variant
     /// bits, or seed 001's marker nibble.
-    const fn fixed_bits(self, position: usize) -> u8 {
+    pub(crate) const fn fixed_bits(self, position: usize) -> u8 {
         match (self, position) {
             (Format::Ticks, 7) => 0xF0,
             (Format::Ticks, _) => 0,
@@ -319,7 +319,7 @@ impl Format {
         id
     }
 
-    fn set_fixed_bits(self, id: &mut [u8; 16]) {
+    pub(crate) fn set_fixed_bits(self, id: &mut [u8; 16]) {
         let version = match self {
             Format::Ticks => {
                 id[7] = 0xC0 | (id[7] & 0x0F);
@@ -330,6 +330,13 @@ impl Format {
         };
         id[6] = version | (id[6] & 0x0F);
         id[8] = 0x80 | (id[8] & 0x3F);
+    }
+
+    /// Whether `id` has the fixed bits `set_fixed_bits` gives.
+    pub(crate) fn has_fixed_bits(self, id: &[u8; 16]) -> bool {
+        let mut expected = *id;
+        self.set_fixed_bits(&mut expected);
+        expected == *id
     }
 
     fn write_units(self, id: &mut [u8; 16], units: u64) {

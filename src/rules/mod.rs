@@ -5,6 +5,7 @@
 pub mod comb;
 pub mod high_water;
 pub mod identity;
+pub mod mask;
 pub mod muid;
 pub mod order;
 pub mod random;

@@ -5,6 +5,7 @@ pub mod clock_wait;
 pub mod high_water;
 pub mod identity;
 pub mod latch;
+pub mod mask_key;
 pub mod marks;
 pub mod promotion;
 pub mod shmem;
