@@ -3,7 +3,8 @@
 -- comb_ext_identity(): the identity settings checked against where the data directory runs
 -- (comb_ext/identity replaces 0.5.0's comb_ext/origin; docs/guarantees.md). The short text forms:
 -- comb_text/comb_parse, typeid_text/typeid_parse/typeid_prefix, uid8_text/uid8_parse
--- (docs/ids-that-do-not-tell-their-age.md). Then:
+-- (docs/ids-that-do-not-tell-their-age.md). Keyed masking: comb_mask/comb_unmask, muid_mask/muid_unmask,
+-- sno_mask/sno_unmask, uid8_mask/uid8_unmask (the same page). Then:
 -- untyped literals resolve to the extension's own functions whatever else is on the search_path
 -- (docs/guarantees.md#names-on-the-search_path): the text twins of the functions with an enum
 -- argument, then the overloads for literals, made by the same block as a fresh install's finalize.sql
@@ -186,6 +187,249 @@ IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'uid8_text_wrapper';
 
+-- Keyed masking of every family (docs/ids-that-do-not-tell-their-age.md#masking).
+CREATE FUNCTION "comb_mask"(
+	"id" uuid,
+	"format" comb_format DEFAULT 'postgresql'
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_mask_wrapper';
+
+CREATE FUNCTION "comb_mask"(
+	"id" uuid,
+	"format" comb_format,
+	"key" bytea
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_mask_key_wrapper';
+
+CREATE FUNCTION "comb_mask"(
+	"id" uuid,
+	"format" comb_format,
+	"key_id" INT
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_mask_key_id_wrapper';
+
+CREATE FUNCTION "comb_mask"(
+	"id" uuid,
+	"format" text,
+	"key_id" INT
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_mask_key_id_named_wrapper';
+
+CREATE FUNCTION "comb_mask"(
+	"id" uuid,
+	"format" text,
+	"key" bytea
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_mask_key_named_wrapper';
+
+CREATE FUNCTION "comb_mask"(
+	"id" uuid,
+	"format" text
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_mask_named_wrapper';
+
+CREATE FUNCTION "comb_unmask"(
+	"id" uuid,
+	"format" comb_format DEFAULT 'postgresql'
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_unmask_wrapper';
+
+CREATE FUNCTION "comb_unmask"(
+	"id" uuid,
+	"format" comb_format,
+	"key" bytea
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_unmask_key_wrapper';
+
+CREATE FUNCTION "comb_unmask"(
+	"id" uuid,
+	"format" comb_format,
+	"key_id" INT
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_unmask_key_id_wrapper';
+
+CREATE FUNCTION "comb_unmask"(
+	"id" uuid,
+	"format" text,
+	"key_id" INT
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_unmask_key_id_named_wrapper';
+
+CREATE FUNCTION "comb_unmask"(
+	"id" uuid,
+	"format" text,
+	"key" bytea
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_unmask_key_named_wrapper';
+
+CREATE FUNCTION "comb_unmask"(
+	"id" uuid,
+	"format" text
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE SUPPORT "comb_ext_text_twin_support"
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_unmask_named_wrapper';
+
+CREATE FUNCTION "muid_mask"(
+	"id" uuid
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_mask_wrapper';
+
+CREATE FUNCTION "muid_mask"(
+	"id" uuid,
+	"key" bytea
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_mask_key_wrapper';
+
+CREATE FUNCTION "muid_mask"(
+	"id" uuid,
+	"key_id" INT
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_mask_key_id_wrapper';
+
+CREATE FUNCTION "muid_unmask"(
+	"id" uuid
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_unmask_wrapper';
+
+CREATE FUNCTION "muid_unmask"(
+	"id" uuid,
+	"key" bytea
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_unmask_key_wrapper';
+
+CREATE FUNCTION "muid_unmask"(
+	"id" uuid,
+	"key_id" INT
+) RETURNS uuid
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_unmask_key_id_wrapper';
+
+CREATE FUNCTION "sno_mask"(
+	"id" sno,
+	"key_id" INT
+) RETURNS sno
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'sno_mask_key_id_wrapper';
+
+CREATE FUNCTION "sno_mask"(
+	"id" sno
+) RETURNS sno
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'sno_mask_wrapper';
+
+CREATE FUNCTION "sno_mask"(
+	"id" sno,
+	"key" bytea
+) RETURNS sno
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'sno_mask_key_wrapper';
+
+CREATE FUNCTION "sno_unmask"(
+	"id" sno
+) RETURNS sno
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'sno_unmask_wrapper';
+
+CREATE FUNCTION "sno_unmask"(
+	"id" sno,
+	"key" bytea
+) RETURNS sno
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'sno_unmask_key_wrapper';
+
+CREATE FUNCTION "sno_unmask"(
+	"id" sno,
+	"key_id" INT
+) RETURNS sno
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'sno_unmask_key_id_wrapper';
+
+CREATE FUNCTION "uid8_mask"(
+	"id" bigint
+) RETURNS bigint
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_mask_wrapper';
+
+CREATE FUNCTION "uid8_mask"(
+	"id" bigint,
+	"key" bytea
+) RETURNS bigint
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_mask_key_wrapper';
+
+CREATE FUNCTION "uid8_mask"(
+	"id" bigint,
+	"key_id" INT
+) RETURNS bigint
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_mask_key_id_wrapper';
+
+CREATE FUNCTION "uid8_unmask"(
+	"id" bigint
+) RETURNS bigint
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_unmask_wrapper';
+
+CREATE FUNCTION "uid8_unmask"(
+	"id" bigint,
+	"key" bytea
+) RETURNS bigint
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_unmask_key_wrapper';
+
+CREATE FUNCTION "uid8_unmask"(
+	"id" bigint,
+	"key_id" INT
+) RETURNS bigint
+STRICT STABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_unmask_key_id_wrapper';
+
 COMMENT ON FUNCTION comb_ext_identity() IS
   'The settings that set this server''s ids apart (sno partition, medallion, uid8 cluster id), and whether the generator using each refuses until it is set to another value, after a copy of the data directory, a pg_upgrade or a promotion; records where the data directory runs';
 -- Where this server runs, so that a copy made before any generator has run is recognised.
@@ -246,6 +490,53 @@ COMMENT ON FUNCTION uid8_text(bigint) IS
   'The bigint as 13 upper-case Crockford digits of its 64 bits with the sign bit flipped, so that under COLLATE "C" the texts sort as the bigints do';
 COMMENT ON FUNCTION uid8_parse(text) IS
   'The bigint of 13 Crockford digits in either case (I and L read as 1, O as 0; the first at most F); bad text is 22P02 naming the first bad position, or the length';
+
+-- Keyed masking (docs/ids-that-do-not-tell-their-age.md#masking).
+COMMENT ON FUNCTION comb_mask(uuid, comb_format) IS
+  'The masked form of a COMB (uuidv47 construction on the format''s time field; for uuidv7 uuidv47''s own façade): a v4-looking uuid, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION comb_mask(uuid, text) IS
+  'comb_mask(uuid, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_mask(uuid, comb_format, integer) IS
+  'comb_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION comb_mask(uuid, text, integer) IS
+  'comb_mask(uuid, comb_format, integer) with the format named by the text';
+COMMENT ON FUNCTION comb_mask(uuid, comb_format, bytea) IS
+  'comb_mask under a key given as 16 bytes (k0 then k1, each little-endian, as uuidv47): immutable; a key written into a statement can reach the server log';
+COMMENT ON FUNCTION comb_mask(uuid, text, bytea) IS
+  'comb_mask(uuid, comb_format, bytea) with the format named by the text';
+COMMENT ON FUNCTION comb_unmask(uuid, comb_format) IS
+  'The COMB a masked uuid stands for, under the default key of comb_ext.mask_key; 22P02 for a uuid no COMB of the format masks to';
+COMMENT ON FUNCTION comb_unmask(uuid, text) IS
+  'comb_unmask(uuid, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_unmask(uuid, comb_format, integer) IS
+  'comb_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION comb_unmask(uuid, text, integer) IS
+  'comb_unmask(uuid, comb_format, integer) with the format named by the text';
+COMMENT ON FUNCTION comb_unmask(uuid, comb_format, bytea) IS
+  'comb_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION comb_unmask(uuid, text, bytea) IS
+  'comb_unmask(uuid, comb_format, bytea) with the format named by the text';
+COMMENT ON FUNCTION muid_mask(uuid) IS
+  'The masked form of a muid (an 8-round SipHash Feistel network over its 128 bits), under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION muid_mask(uuid, integer) IS 'muid_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION muid_mask(uuid, bytea) IS 'muid_mask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION muid_unmask(uuid) IS 'The muid a masked uuid stands for, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION muid_unmask(uuid, integer) IS 'muid_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION muid_unmask(uuid, bytea) IS 'muid_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION sno_mask(sno) IS
+  'The masked form of a sno (an 8-round SipHash Feistel network over its 80 bits), under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION sno_mask(sno, integer) IS 'sno_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION sno_mask(sno, bytea) IS 'sno_mask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION sno_unmask(sno) IS 'The sno a masked sno stands for, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION sno_unmask(sno, integer) IS 'sno_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION sno_unmask(sno, bytea) IS 'sno_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION uid8_mask(bigint) IS
+  'The masked form of a bigint (an 8-round SipHash Feistel network over its 64 bits), under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_mask(bigint, integer) IS 'uid8_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_mask(bigint, bytea) IS 'uid8_mask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION uid8_unmask(bigint) IS 'The bigint a masked bigint stands for, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_unmask(bigint, integer) IS 'uid8_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_unmask(bigint, bytea) IS 'uid8_unmask under a key given as 16 bytes: immutable';
 
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted

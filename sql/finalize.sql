@@ -190,6 +190,53 @@ COMMENT ON FUNCTION uid8_text(bigint) IS
 COMMENT ON FUNCTION uid8_parse(text) IS
   'The bigint of 13 Crockford digits in either case (I and L read as 1, O as 0; the first at most F); bad text is 22P02 naming the first bad position, or the length';
 
+-- Keyed masking (docs/ids-that-do-not-tell-their-age.md#masking).
+COMMENT ON FUNCTION comb_mask(uuid, comb_format) IS
+  'The masked form of a COMB (uuidv47 construction on the format''s time field; for uuidv7 uuidv47''s own façade): a v4-looking uuid, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION comb_mask(uuid, text) IS
+  'comb_mask(uuid, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_mask(uuid, comb_format, integer) IS
+  'comb_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION comb_mask(uuid, text, integer) IS
+  'comb_mask(uuid, comb_format, integer) with the format named by the text';
+COMMENT ON FUNCTION comb_mask(uuid, comb_format, bytea) IS
+  'comb_mask under a key given as 16 bytes (k0 then k1, each little-endian, as uuidv47): immutable; a key written into a statement can reach the server log';
+COMMENT ON FUNCTION comb_mask(uuid, text, bytea) IS
+  'comb_mask(uuid, comb_format, bytea) with the format named by the text';
+COMMENT ON FUNCTION comb_unmask(uuid, comb_format) IS
+  'The COMB a masked uuid stands for, under the default key of comb_ext.mask_key; 22P02 for a uuid no COMB of the format masks to';
+COMMENT ON FUNCTION comb_unmask(uuid, text) IS
+  'comb_unmask(uuid, comb_format) with the format named by the text';
+COMMENT ON FUNCTION comb_unmask(uuid, comb_format, integer) IS
+  'comb_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION comb_unmask(uuid, text, integer) IS
+  'comb_unmask(uuid, comb_format, integer) with the format named by the text';
+COMMENT ON FUNCTION comb_unmask(uuid, comb_format, bytea) IS
+  'comb_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION comb_unmask(uuid, text, bytea) IS
+  'comb_unmask(uuid, comb_format, bytea) with the format named by the text';
+COMMENT ON FUNCTION muid_mask(uuid) IS
+  'The masked form of a muid (an 8-round SipHash Feistel network over its 128 bits), under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION muid_mask(uuid, integer) IS 'muid_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION muid_mask(uuid, bytea) IS 'muid_mask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION muid_unmask(uuid) IS 'The muid a masked uuid stands for, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION muid_unmask(uuid, integer) IS 'muid_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION muid_unmask(uuid, bytea) IS 'muid_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION sno_mask(sno) IS
+  'The masked form of a sno (an 8-round SipHash Feistel network over its 80 bits), under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION sno_mask(sno, integer) IS 'sno_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION sno_mask(sno, bytea) IS 'sno_mask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION sno_unmask(sno) IS 'The sno a masked sno stands for, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION sno_unmask(sno, integer) IS 'sno_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION sno_unmask(sno, bytea) IS 'sno_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION uid8_mask(bigint) IS
+  'The masked form of a bigint (an 8-round SipHash Feistel network over its 64 bits), under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_mask(bigint, integer) IS 'uid8_mask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_mask(bigint, bytea) IS 'uid8_mask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION uid8_unmask(bigint) IS 'The bigint a masked bigint stands for, under the default key of comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_unmask(bigint, integer) IS 'uid8_unmask under the key with this key id in comb_ext.mask_key';
+COMMENT ON FUNCTION uid8_unmask(bigint, bytea) IS 'uid8_unmask under a key given as 16 bytes: immutable';
+
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted
 -- literal prefers a text parameter to any other, and an integer literal an exact int4 parameter
