@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Fuzzing (cargo-fuzz, libFuzzer) of every parser and decoder in src/rules: sno text, muid text,
-# every COMB decoder and order, uid8 decode, the medallion setting, the text forms. Each target asserts round trips as well as "no panic".
+# every COMB decoder and order, uid8 decode, the medallion setting, the text forms, keyed masking. Each target asserts round trips as well as "no panic".
 # Runs each target for SECONDS (default 60) from its committed corpus in fuzz/corpus/; what it finds
 # on the way goes to fuzz/target/corpus/.
 #   bash tests/fuzz.sh [seconds]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 SECONDS_EACH=${1:-60}
-TARGETS=(sno_text muid_text comb_decode uid8_decode medallion text_forms)
+TARGETS=(sno_text muid_text comb_decode uid8_decode medallion text_forms mask)
 
 if ! cargo fuzz --version 2>/dev/null | grep -q "0.13.2"; then
     say "installing cargo-fuzz 0.13.2"
