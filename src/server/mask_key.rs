@@ -4,7 +4,7 @@
 //! - Set at server start only (PGC_POSTMASTER): a reload that changes a setting logs its new value
 //!   ("parameter ... changed to ..."), and no setting can opt out of that line.
 //! - Used only when the library is preloaded: otherwise a session that has not loaded it holds the value as
-//!   a placeholder, which any role can `SHOW`.
+//!   a placeholder, which any role can `SHOW` (loading the library then warns).
 //! - Hidden: superuser-only, out of `SHOW ALL` and `pg_settings`, not settable by `ALTER SYSTEM` (its statement
 //!   would reach the log), no check hook (PostgreSQL logs a refused value), and a show hook that gives
 //!   `(hidden)`, so neither `SHOW` nor `current_setting` returns it, even to `pg_read_all_settings`.
@@ -27,6 +27,10 @@ const SET_HINT: &str = "A superuser puts comb_ext.mask_key = '<key id>:<32 hex d
 
 pub fn register(preloading: bool) {
     PRELOADED.store(preloading, Ordering::Relaxed);
+    // PostgreSQL makes a PGC_POSTMASTER setting FATAL outside shared_preload_libraries. Loaded later, the
+    // library still defines the setting (so it is hidden from then on in this session), at SIGHUP, and
+    // refuses to use it.
+    let context = if preloading { GucContext::Postmaster } else { GucContext::Sighup };
     // SAFETY: the show hook is #[pg_guard]ed and never panics.
     unsafe {
         GucRegistry::define_string_guc_with_hooks(
@@ -34,11 +38,17 @@ pub fn register(preloading: bool) {
             c"Keys of comb_mask, muid_mask, sno_mask and uid8_mask: '<key id>:<32 hex digits>', comma-separated, the first the default.",
             c"Read at server start, with comb_ext in shared_preload_libraries. SHOW gives (hidden).",
             &MASK_KEY,
-            GucContext::Postmaster,
+            context,
             GucFlags::SUPERUSER_ONLY | GucFlags::NO_SHOW_ALL | GucFlags::DISALLOW_IN_AUTO_FILE,
             None,
             None,
             Some(show_mask_key),
+        );
+    }
+    if !preloading && MASK_KEY.get().is_some_and(|value| !value.as_bytes().is_empty()) {
+        pgrx::warning!(
+            "comb_ext.mask_key is set, but comb_ext is not in shared_preload_libraries: any role can read the setting \
+             in a session that has not loaded the library, and the masking functions do not use it"
         );
     }
 }
