@@ -27,6 +27,12 @@ const SET_HINT: &str = "A superuser puts comb_ext.mask_key = '<key id>:<32 hex d
 
 pub fn register(preloading: bool) {
     PRELOADED.store(preloading, Ordering::Relaxed);
+    // A PGC_POSTMASTER setting can be defined only while the server starts: a session that loads the
+    // library later (CREATE EXTENSION without the preload) would end with FATAL. Such a session has no
+    // key setting; `key` refuses it, and the reserved comb_ext prefix keeps a placeholder from being made.
+    if !preloading {
+        return;
+    }
     // SAFETY: the show hook is #[pg_guard]ed and never panics.
     unsafe {
         GucRegistry::define_string_guc_with_hooks(
