@@ -344,13 +344,17 @@ FUNCTIONS = {
     "comb_unmask": ("{s}.comb_unmask(a, b, c)::text", "uuid, text, bytea"),
     # Real façades: what comb_mask makes, unmasked again (the enum forms, the text forms above).
     "comb_mask_both_ways": ("{s}.comb_unmask({s}.comb_mask(a, b::{s}.comb_format, c), b::{s}.comb_format, c)::text", "uuid, text, bytea"),
+    # The Feistel families: each id masked, and unmasked back (the result shows both).
+    "muid_mask": ("{s}.muid_mask(a, b)::text || ' ' || {s}.muid_unmask({s}.muid_mask(a, b), b)::text || ' ' || {s}.muid_unmask(a, b)::text", "uuid, bytea"),
+    "sno_mask": ("{s}.sno_mask(x, b)::text || ' ' || {s}.sno_unmask({s}.sno_mask(x, b), b)::text || ' ' || {s}.sno_unmask(x, b)::text FROM (SELECT {s}.sno_from_bytea(a) AS x OFFSET 0) AS v", "bytea, bytea"),
+    "uid8_mask": ("{s}.uid8_mask(a, b)::text || ' ' || {s}.uid8_unmask({s}.uid8_mask(a, b), b)::text || ' ' || {s}.uid8_unmask(a, b)::text", "bigint, bytea"),
 }
 # COMB_EXT_DIFF_ONLY=name,name runs only those (while working on them); the test command runs all.
 ONLY = [n for n in os.environ.get("COMB_EXT_DIFF_ONLY", "").split(",") if n]
 # Functions whose errors must agree in message and hint as well as SQLSTATE: the text forms name the first
 # bad position, and both editions word it alike.
 MESSAGES = {"comb_text", "comb_parse", "typeid_text", "typeid_parse", "typeid_parse_expected", "uid8_parse",
-            "comb_mask", "comb_unmask", "comb_mask_both_ways"}
+            "comb_mask", "comb_unmask", "comb_mask_both_ways", "muid_mask", "sno_mask", "uid8_mask"}
 
 SNO_ALPHABET = "23456789abcdefghijklmnopqrstuvwx"
 
@@ -467,6 +471,11 @@ def inputs(rng, name, cases):
             form = label if label in COMB_FORMATS else rng.choice(COMB_FORMATS)
             key = rng.randbytes(pick(rng, [(95, lambda: 16), (5, lambda: rng.choice([0, 8, 15, 17, 32]))]))
             rows.append((comb_like(rng, form, facade=name == "comb_unmask"), label, key))
+        elif name in ("muid_mask", "sno_mask", "uid8_mask"):
+            key = rng.randbytes(pick(rng, [(95, lambda: 16), (5, lambda: rng.choice([0, 8, 15, 17, 32]))]))
+            value = {"muid_mask": lambda: random_uuid(rng), "sno_mask": lambda: rng.randbytes(10),
+                     "uid8_mask": lambda: pick(rng, [(90, lambda: rng.getrandbits(64) - 2**63), (10, lambda: rng.choice([-2**63, -1, 0, 1, 2**63 - 1]))])}[name]()
+            rows.append((value, key))
     return rows
 
 
