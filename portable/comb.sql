@@ -53,6 +53,10 @@
 -- day 65535's 25920000 (day 65536 does not fit two bytes).
 -- @define COMB_SQLDATETIME_FIELD(units) CASE WHEN units OPERATOR(pg_catalog.=) 1698693120000 THEN (65535::bigint OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) 25920000 ELSE ((units OPERATOR(pg_catalog./) 25920000) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (units OPERATOR(pg_catalog.%) 25920000) END
 
+-- The time field of a COMB (hi, lo: string bytes 0-7 and 8-15) as one integer, most significant byte
+-- first: bytes 0-5, 10-15, .NET's 3, 2, 1, 0, 5, 4, or ticks' 10-15 then 8-9 (Format::time_positions).
+-- @define COMB_TIME_FIELD(format, hi, lo) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{postgresql,postgresql_sqldatetime,uuidv7}'::@extschema@.comb_format[]) THEN (hi OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 281474976710655 WHEN format OPERATOR(pg_catalog.=) ANY ('{sqlserver,legacy}'::@extschema@.comb_format[]) THEN lo OPERATOR(pg_catalog.&) 281474976710655 WHEN format OPERATOR(pg_catalog.=) ANY ('{binary,binary_sqldatetime}'::@extschema@.comb_format[]) THEN (((hi OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 255) ELSE ((lo OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 65535) END
+
 CREATE TYPE @extschema@.comb_format AS ENUM (
     'postgresql', 'sqlserver', 'legacy', 'binary', 'postgresql_sqldatetime', 'binary_sqldatetime', 'ticks', 'uuidv7'
 );
@@ -428,6 +432,26 @@ BEGIN
         format IN ('ticks', 'uuidv7'), format);
 END $$;
 
+-- Why a time field (COMB_TIME_FIELD) is no time of its clock, as CombError::InvalidField says it, or
+-- NULL when it is one.
+CREATE FUNCTION @extschema@._comb_field_problem(field bigint, clock integer) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF clock = 1 AND (field & 4294967295) > 25920000 THEN
+        RETURN pg_catalog.format('embedded time of day %s (1/300 s units) exceeds one day, 25920000', field & 4294967295);
+    END IF;
+    -- A ticks field above 2^63 is a negative bigint: past the range as well.
+    IF (CASE WHEN clock = 1 THEN (field >> 32) * 25920000 + (field & 4294967295) ELSE field END)
+       NOT BETWEEN 0 AND @extschema@._comb_max_units(clock) THEN
+        RETURN CASE clock
+            WHEN 0 THEN pg_catalog.format('embedded %s ms since 1970 is past 9999-12-31 23:59:59.999 UTC (at most 253402300799999)', field)
+            WHEN 1 THEN pg_catalog.format('embedded time of day %s (1/300 s units) exceeds one day, 25920000', field & 4294967295)
+            ELSE pg_catalog.format('embedded %s ticks are past 9999-12-31 23:59:59.9999999 UTC (at most 3155378975999999999)',
+                                   CASE WHEN field < 0 THEN field::numeric + 18446744073709551616 ELSE field::numeric END) END;
+    END IF;
+    RETURN NULL;
+END $$;
+
 -- The time embedded in a COMB: the first microsecond of its clock unit.
 CREATE FUNCTION @extschema@.comb_timestamp(id uuid, format @extschema@.comb_format DEFAULT 'postgresql')
 RETURNS timestamptz
@@ -456,33 +480,13 @@ BEGIN
                 HINT = 'A uuidv7 value has version nibble 7 (the 13th hex digit) and variant bits 10.';
         END IF;
     END IF;
-    field := CASE
-        WHEN format IN ('postgresql', 'postgresql_sqldatetime', 'uuidv7') THEN (hi >> 16) & 281474976710655
-        WHEN format IN ('sqlserver', 'legacy') THEN lo & 281474976710655
-        WHEN format IN ('binary', 'binary_sqldatetime') THEN
-            (((hi >> 32) & 255) << 40) | (((hi >> 40) & 255) << 32) | (((hi >> 48) & 255) << 24)
-            | (((hi >> 56) & 255) << 16) | (((hi >> 16) & 255) << 8) | ((hi >> 24) & 255)
-        ELSE ((lo & 281474976710655) << 16) | ((lo >> 48) & 65535) END;
-    IF clock = 1 THEN
-        IF (field & 4294967295) > 25920000 THEN
-            problem := pg_catalog.format('embedded time of day %s (1/300 s units) exceeds one day, 25920000',
-                                         field & 4294967295);
-        END IF;
-        units := (field >> 32) * 25920000 + (field & 4294967295);
-    ELSE
-        units := field;
-    END IF;
+    field := @COMB_TIME_FIELD(format, hi, lo);
+    units := CASE WHEN clock = 1 THEN (field >> 32) * 25920000 + (field & 4294967295) ELSE field END;
     -- A ticks field above 2^63 is a negative bigint: past the range as well.
-    IF problem IS NULL AND (units < 0 OR units > @extschema@._comb_max_units(clock)) THEN
-        problem := CASE clock
-            WHEN 0 THEN pg_catalog.format('embedded %s ms since 1970 is past 9999-12-31 23:59:59.999 UTC (at most 253402300799999)', field)
-            WHEN 1 THEN pg_catalog.format('embedded time of day %s (1/300 s units) exceeds one day, 25920000', field & 4294967295)
-            ELSE pg_catalog.format('embedded %s ticks are past 9999-12-31 23:59:59.9999999 UTC (at most 3155378975999999999)',
-                                   CASE WHEN field < 0 THEN field::numeric + 18446744073709551616 ELSE field::numeric END) END;
-    END IF;
-    IF problem IS NOT NULL THEN
+    IF (clock = 1 AND (field & 4294967295) > 25920000) OR units < 0 OR units > @extschema@._comb_max_units(clock) THEN
         RAISE EXCEPTION USING ERRCODE = '22008',
-            MESSAGE = pg_catalog.format('comb_timestamp: uuid %s does not hold a valid %s COMB: %s', id, format, problem);
+            MESSAGE = pg_catalog.format('comb_timestamp: uuid %s does not hold a valid %s COMB: %s', id, format,
+                                        @extschema@._comb_field_problem(field, clock));
     END IF;
     RETURN @extschema@._comb_ts(@extschema@._comb_unit_us(units, clock));
 END $$;

@@ -1,7 +1,8 @@
-"""comb_ext's SQL edition (portable/ids.sql, portable/text.sql): sno, muid, uid8 and the text forms.
+"""comb_ext's SQL edition (portable/ids.sql, portable/text.sql, portable/mask.sql): sno, muid, uid8, the text forms, masking.
 
   python tests/portable_ids.py vectors CONNINFO SCHEMA
-      every entry of tests/vectors/{sno,muid,uid8,text,typeid} against the SQL edition installed in SCHEMA
+      every entry of tests/vectors/{sno,muid,uid8,text,typeid}, and uuidv47's SipHash and demo vectors,
+      against the SQL edition installed in SCHEMA
   python tests/portable_ids.py generator CONNINFO OWNER_CONNINFO SCHEMA SESSIONS CALLS
       muid_new from SESSIONS sessions at once, CALLS each, a quarter in transactions rolled back: no
       timestamp twice, each session's strictly increasing; a cancel while another session holds the
@@ -192,12 +193,43 @@ def vectors(conninfo, schema):
                 got = outcome(cur, sql, params)
                 check(got == ("error", "22P02"), f"{sql} accepts {e}: {got}")
         counts["typeid/invalid.json"] = len(entries)
+
+        # Masking (portable/mask.sql): SipHash-2-4 against uuidv47's tests.c (key 00..0f, message 00, 01, ...
+        # of 8 to 12 bytes: the lengths a one-word-plus-tail hash takes), then its demo vector both ways.
+        for length, expected in UUIDV47_SIPHASH.items():
+            message = bytes(range(length))
+            got = outcome(cur, "SELECT _mask_siphash(%s, %s, %s, %s)",
+                          (le_word(bytes(range(8))), le_word(bytes(range(8, 16))), le_word(message[:8]),
+                           length << 56 | int.from_bytes(message[8:], "little")))
+            check(got == ("ok", le_word(bytes.fromhex(expected))), f"siphash of {length} bytes: {got} != {expected}")
+        counts["uuidv47 siphash"] = len(UUIDV47_SIPHASH)
+        check(outcome(cur, "SELECT comb_mask(%s::uuid, 'uuidv7', %s)::text", (UUIDV47_DEMO[0], UUIDV47_DEMO_KEY))
+              == ("ok", UUIDV47_DEMO[1]), "uuidv47 demo vector masked")
+        check(outcome(cur, "SELECT comb_unmask(%s::uuid, 'uuidv7', %s)::text", (UUIDV47_DEMO[1], UUIDV47_DEMO_KEY))
+              == ("ok", UUIDV47_DEMO[0]), "uuidv47 demo vector unmasked")
+        counts["uuidv47 demo"] = 1
     print("  entries: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     # The vector files' sizes, as the Rust conformance tests pin them: a file cut short fails here.
     expected = {"sno/encode.json": 167, "sno/components.json": 86, "sno/decode_invalid.json": 163, "muid valid": 167,
                 "muid rejected_construct": 5, "muid parse_string": 10, "uid8 vectors": 167, "uid8 rejected": 7,
-                "text/uuid.json": 415, "text/uid8.json": 333, "typeid/valid.json": 9, "typeid/invalid.json": 21}
+                "text/uuid.json": 415, "text/uid8.json": 333, "typeid/valid.json": 9, "typeid/invalid.json": 21,
+                "uuidv47 siphash": 5, "uuidv47 demo": 1}
     check(counts == expected, f"vector counts {counts} != {expected}")
+
+
+# uuidv47's tests.c (stateless-me/uuidv47): SipHash-2-4 under key 00..0f of the message 00, 01, ... of
+# each length, as little-endian bytes. The SQL edition hashes 8 to 15 bytes (one word and a tail), so
+# the vectors of those lengths; tests.c has 0 to 12.
+UUIDV47_SIPHASH = {8: "6224939a79f5f593", 9: "b0e4a90bdf82009e", 10: "f3b9dd94c5bb5d7a", 11: "a7ad6b22462fb3f4",
+                   12: "fbe50e86bc8f1e75"}
+# uuidv47's demo.c: a uuidv7 and its façade under k0 = 0x0123456789abcdef, k1 = 0xfedcba9876543210.
+UUIDV47_DEMO = ("018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f", "2463c780-7fca-4def-8c3f-7b1a2c4d5e6f")
+UUIDV47_DEMO_KEY = bytes.fromhex("efcdab89674523011032547698badcfe")
+
+
+def le_word(b):
+    """8 bytes as the little-endian word, as a signed bigint."""
+    return int.from_bytes(b, "little", signed=True)
 
 
 # ---- muid_new ------------------------------------------------------------------------------------
@@ -308,12 +340,21 @@ FUNCTIONS = {
     "typeid_parse_expected": ("{s}.typeid_parse(a, b)::text", "text, text"),
     "uid8_text": ("{s}.uid8_text(a)", "bigint"),
     "uid8_parse": ("{s}.uid8_parse(a)::text", "text"),
+    "comb_mask": ("{s}.comb_mask(a, b, c)::text", "uuid, text, bytea"),
+    "comb_unmask": ("{s}.comb_unmask(a, b, c)::text", "uuid, text, bytea"),
+    # Real façades: what comb_mask makes, unmasked again (the enum forms, the text forms above).
+    "comb_mask_both_ways": ("{s}.comb_unmask({s}.comb_mask(a, b::{s}.comb_format, c), b::{s}.comb_format, c)::text", "uuid, text, bytea"),
+    # The Feistel families: each id masked, and unmasked back (the result shows both).
+    "muid_mask": ("{s}.muid_mask(a, b)::text || ' ' || {s}.muid_unmask({s}.muid_mask(a, b), b)::text || ' ' || {s}.muid_unmask(a, b)::text", "uuid, bytea"),
+    "sno_mask": ("{s}.sno_mask(x, b)::text || ' ' || {s}.sno_unmask({s}.sno_mask(x, b), b)::text || ' ' || {s}.sno_unmask(x, b)::text FROM (SELECT {s}.sno_from_bytea(a) AS x OFFSET 0) AS v", "bytea, bytea"),
+    "uid8_mask": ("{s}.uid8_mask(a, b)::text || ' ' || {s}.uid8_unmask({s}.uid8_mask(a, b), b)::text || ' ' || {s}.uid8_unmask(a, b)::text", "bigint, bytea"),
 }
 # COMB_EXT_DIFF_ONLY=name,name runs only those (while working on them); the test command runs all.
 ONLY = [n for n in os.environ.get("COMB_EXT_DIFF_ONLY", "").split(",") if n]
 # Functions whose errors must agree in message and hint as well as SQLSTATE: the text forms name the first
 # bad position, and both editions word it alike.
-MESSAGES = {"comb_text", "comb_parse", "typeid_text", "typeid_parse", "typeid_parse_expected", "uid8_parse"}
+MESSAGES = {"comb_text", "comb_parse", "typeid_text", "typeid_parse", "typeid_parse_expected", "uid8_parse",
+            "comb_mask", "comb_unmask", "comb_mask_both_ways", "muid_mask", "sno_mask", "uid8_mask"}
 
 SNO_ALPHABET = "23456789abcdefghijklmnopqrstuvwx"
 
@@ -425,7 +466,47 @@ def inputs(rng, name, cases):
             rows.append((pick(rng, [(90, lambda: rng.getrandbits(64) - 2**63), (10, lambda: rng.choice([-2**63, -1, 0, 1, 2**63 - 1]))]),))
         elif name == "uid8_parse":
             rows.append((mutated(rng, uid8_text(rng.getrandbits(64) - 2**63), "uid8"),))
+        elif name in ("comb_mask", "comb_unmask", "comb_mask_both_ways"):
+            label = pick(rng, [(95, lambda: rng.choice(COMB_FORMATS)), (5, lambda: rng.choice(["UUIDv7", "", "ticks ", "v7"]))])
+            form = label if label in COMB_FORMATS else rng.choice(COMB_FORMATS)
+            key = rng.randbytes(pick(rng, [(95, lambda: 16), (5, lambda: rng.choice([0, 8, 15, 17, 32]))]))
+            rows.append((comb_like(rng, form, facade=name == "comb_unmask"), label, key))
+        elif name in ("muid_mask", "sno_mask", "uid8_mask"):
+            key = rng.randbytes(pick(rng, [(95, lambda: 16), (5, lambda: rng.choice([0, 8, 15, 17, 32]))]))
+            value = {"muid_mask": lambda: random_uuid(rng), "sno_mask": lambda: rng.randbytes(10),
+                     "uid8_mask": lambda: pick(rng, [(90, lambda: rng.getrandbits(64) - 2**63), (10, lambda: rng.choice([-2**63, -1, 0, 1, 2**63 - 1]))])}[name]()
+            rows.append((value, key))
     return rows
+
+
+COMB_FORMATS = ["postgresql", "sqlserver", "legacy", "binary", "postgresql_sqldatetime", "binary_sqldatetime", "ticks", "uuidv7"]
+
+
+def comb_like(rng, form, facade):
+    """A uuid for comb_mask (or, facade, comb_unmask) in `form`: mostly with the fixed bits it takes
+    and a time field its clock holds, sometimes a field past it, sometimes any uuid."""
+    b = bytearray(rng.randbytes(16))
+    if rng.random() < 0.1:
+        return random_uuid(rng)
+    if rng.random() < 0.9:
+        if form == "ticks":
+            b[7] = 0xC0 | (b[7] & 0x0F)
+        else:
+            b[6] = (7 if form == "uuidv7" and not facade else 4) << 4 | (b[6] & 0x0F)
+            b[8] = 0x80 | (b[8] & 0x3F)
+    if rng.random() < 0.85:
+        if form == "ticks":
+            field, positions = rng.randint(0, 3155378975999999999), [10, 11, 12, 13, 14, 15, 8, 9]
+        else:
+            if form.endswith("sqldatetime") or form == "legacy":
+                field = rng.randint(0, 65535) << 32 | rng.choice([rng.randint(0, 25920000), 25920000, 25920001])
+            else:
+                field = rng.randint(0, 2**48 - 1 if form == "uuidv7" else rng.choice([253402300799999, 253402300800000]))
+            positions = {"sqlserver": [10, 11, 12, 13, 14, 15], "legacy": [10, 11, 12, 13, 14, 15],
+                         "binary": [3, 2, 1, 0, 5, 4], "binary_sqldatetime": [3, 2, 1, 0, 5, 4]}.get(form, [0, 1, 2, 3, 4, 5])
+        for i, position in enumerate(positions):
+            b[position] = field >> (8 * (len(positions) - 1 - i)) & 255
+    return str(uuid.UUID(bytes=bytes(b)))
 
 
 # ---- inputs of the text forms (the reference is the compiled edition; these only make cases) -----
@@ -560,7 +641,9 @@ def diff(conninfo, compiled, portable, cases, seed):
                 body = call.format(s=schema)
                 select = f"SELECT {body}" if " FROM " in body else f"SELECT {body}"
                 params = ", ".join(f"{col} {t}" for col, t in zip("abcde", types))
-                error = ("'ERROR ' || SQLSTATE || ': ' || SQLERRM || ' HINT: ' || coalesce(hint, '')"
+                # Enum input names the type with its schema where that is not on the search_path (here
+                # neither is): the schemas' names aside, the messages must agree.
+                error = (f"'ERROR ' || SQLSTATE || ': ' || pg_catalog.replace(SQLERRM, 'enum {schema}.', 'enum ') || ' HINT: ' || coalesce(hint, '')"
                          if name in MESSAGES else "'ERROR ' || SQLSTATE")
                 cur.execute(f"""CREATE OR REPLACE FUNCTION pg_temp.try_{side}({params}) RETURNS text LANGUAGE plpgsql AS $f$
                     DECLARE r text; hint text;

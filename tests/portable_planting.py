@@ -80,7 +80,9 @@ VALUES = {
                                  "'2009-12-31 23:59:59+00'", "'2079-06-07 00:00:00+00'", "'2100-01-01 00:00:00+00'",
                                  "'9999-12-31 23:59:59.999999+00'", "'0001-01-01 00:00:00+00'",
                                  "'294276-12-31 23:59:59+00'", "'infinity'", "'-infinity'", "NULL"],
-    "bytea": ["'\\x0123456789abcdef0123'", "'\\x0123456789abcdef'", "'\\x'", "'\\xffffffffffffffffffff'", "NULL"],
+    # The 16 bytes: a masking key (the masks' hashing runs only with one).
+    "bytea": ["'\\x0123456789abcdef0123'", "'\\x000102030405060708090a0b0c0d0e0f'", "'\\x0123456789abcdef'", "'\\x'",
+              "'\\xffffffffffffffffffff'", "NULL"],
     "boolean": ["false", "true", "NULL"],
     "sno": ["'2b4h3f2222222222'", "'2222222222222222'", "'xxxxxxxxxxxxxxxx'", "NULL"],
     "comb_format": ["'postgresql'", "'sqlserver'", "'legacy'", "'binary'", "'postgresql_sqldatetime'",
