@@ -142,8 +142,9 @@ BEGIN
         problem := @extschema@._comb_field_problem(@COMB_TIME_FIELD(format, hi, lo), clock);
         IF problem IS NOT NULL THEN
             RAISE EXCEPTION USING ERRCODE = '22P02',
-                MESSAGE = pg_catalog.format('%s: uuid %s is not a masked comb_format %s value under this key: it unmasks to no time of the format (%s)',
-                                            fn, id, format, problem),
+                -- Not the unmasked field itself: an error must not decrypt for whoever sends ids.
+                MESSAGE = pg_catalog.format('%s: uuid %s is not a masked comb_format %s value under this key: it unmasks to no time the format holds',
+                                            fn, id, format),
                 HINT = 'comb_mask makes masked values; each unmasks only in the format and under the key that made it.';
         END IF;
     END IF;

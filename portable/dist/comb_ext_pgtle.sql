@@ -1474,8 +1474,9 @@ BEGIN
         problem := @extschema@._comb_field_problem((CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{postgresql,postgresql_sqldatetime,uuidv7}'::@extschema@.comb_format[]) THEN ((hi) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 281474976710655 WHEN (format) OPERATOR(pg_catalog.=) ANY ('{sqlserver,legacy}'::@extschema@.comb_format[]) THEN (lo) OPERATOR(pg_catalog.&) 281474976710655 WHEN (format) OPERATOR(pg_catalog.=) ANY ('{binary,binary_sqldatetime}'::@extschema@.comb_format[]) THEN ((((hi) OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (((hi) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 255) ELSE (((lo) OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (((lo) OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 65535) END), clock);
         IF problem IS NOT NULL THEN
             RAISE EXCEPTION USING ERRCODE = '22P02',
-                MESSAGE = pg_catalog.format('%s: uuid %s is not a masked comb_format %s value under this key: it unmasks to no time of the format (%s)',
-                                            fn, id, format, problem),
+                -- Not the unmasked field itself: an error must not decrypt for whoever sends ids.
+                MESSAGE = pg_catalog.format('%s: uuid %s is not a masked comb_format %s value under this key: it unmasks to no time the format holds',
+                                            fn, id, format),
                 HINT = 'comb_mask makes masked values; each unmasks only in the format and under the key that made it.';
         END IF;
     END IF;
