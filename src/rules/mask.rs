@@ -236,8 +236,13 @@ pub struct KeyEntry {
 pub enum KeyListError {
     Empty,
     /// Entry `entry` (from 1) is not `<key id>:<32 hex digits>`; `problem` says which part.
-    Entry { entry: usize, problem: &'static str },
-    DuplicateId { id: i32 },
+    Entry {
+        entry: usize,
+        problem: &'static str,
+    },
+    DuplicateId {
+        id: i32,
+    },
 }
 
 impl fmt::Display for KeyListError {
@@ -349,7 +354,10 @@ mod tests {
         assert!(matches!(mask_comb(&v4, Format::UuidV7, &DEMO), Err(MaskError::FixedBits { version: 4, .. })));
         let v7 = uuid("018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f");
         let refused = unmask_comb(&v7, Format::UuidV7, &DEMO).unwrap_err();
-        assert_eq!(refused.to_string(), "it has version 7 and variant bits 10, where a masked id has version 4 and variant bits 10");
+        assert_eq!(
+            refused.to_string(),
+            "it has version 7 and variant bits 10, where a masked id has version 4 and variant bits 10"
+        );
         // A façade whose unmasked sqldatetime field is past a day's 25,920,000 units is no façade.
         let invalid = (0..200u8)
             .map(|i| {
