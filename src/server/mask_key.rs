@@ -4,7 +4,7 @@
 //! - Set at server start only (PGC_POSTMASTER): a reload that changes a setting logs its new value
 //!   ("parameter ... changed to ..."), and no setting can opt out of that line.
 //! - Used only when the library is preloaded: otherwise a session that has not loaded it holds the value as
-//!   a placeholder, which any role can `SHOW`.
+//!   a placeholder, which any role can `SHOW` (loading the library removes it, as the prefix is reserved).
 //! - Hidden: superuser-only, out of `SHOW ALL` and `pg_settings`, not settable by `ALTER SYSTEM` (its statement
 //!   would reach the log), no check hook (PostgreSQL logs a refused value), and a show hook that gives
 //!   `(hidden)`, so neither `SHOW` nor `current_setting` returns it, even to `pg_read_all_settings`.
@@ -27,6 +27,11 @@ const SET_HINT: &str = "A superuser puts comb_ext.mask_key = '<key id>:<32 hex d
 
 pub fn register(preloading: bool) {
     PRELOADED.store(preloading, Ordering::Relaxed);
+    // PostgreSQL ends the session (FATAL) that defines a PGC_POSTMASTER setting after startup; unpreloaded,
+    // the setting is never read anyway (`key` raises 55000).
+    if !preloading {
+        return;
+    }
     // SAFETY: the show hook is #[pg_guard]ed and never panics.
     unsafe {
         GucRegistry::define_string_guc_with_hooks(
