@@ -438,7 +438,7 @@ mod tests {
         assert_eq!(parse_key_list(" "), Err(KeyListError::Empty));
         let hex = "00000000000000000000000000000000";
         for (text, problem) in [
-            (format!("{hex}"), "entry 1: it has no ':' after the key id"),
+            (hex.to_string(), "entry 1: it has no ':' after the key id"),
             (format!("1:{hex},x:{hex}"), "entry 2: the key id is not an integer from 0 to 2147483647"),
             (format!("2147483648:{hex}"), "entry 1: the key id is not an integer from 0 to 2147483647"),
             (format!("-1:{hex}"), "entry 1: the key id is not an integer from 0 to 2147483647"),
