@@ -197,7 +197,9 @@ FAMILIES = [
      FRACTION_AFTER_BYTES_10_15),
     ("muid", "muid_new()", "muid_mask(id)", "uuid_send(m)", 128, []),
     ("sno", "sno_new()", "sno_mask(id)", "sno_to_bytea(m)", 80, []),
-    ("uid8", "uid8_new()", "uid8_mask(id)", "int8send(m)", 64, []),
+    # 'spread' (the default) is not in time order as a bigint; 'time_sequential' is, so the rank check bites.
+    ("uid8 time_sequential", "uid8_new('time_sequential')", "uid8_mask(id)", "int8send(m)", 64, []),
+    ("uid8 spread", "uid8_new('spread')", "uid8_mask(id)", "int8send(m)", 64, []),
 ]
 UUID_FIXED = {48: 0, 49: 1, 50: 0, 51: 0, 64: 1, 65: 0}  # version 4, variant 10
 
