@@ -73,7 +73,7 @@ def main():
     started = time.monotonic()
     with bench_connection(args.conninfo) as conn:
         version = conn.execute("SELECT version()").fetchone()[0].split(" on ")[0]
-        has_uuidv7 = conn.execute("SELECT to_regproc('pg_catalog.uuidv7') IS NOT NULL").fetchone()[0]
+        has_uuidv7 = conn.execute("SELECT to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL").fetchone()[0]
         make_table(conn, args.rows)
         calls = [("gen_random_uuid()", "gen_random_uuid()")] + ([("uuidv7()", "uuidv7()")] if has_uuidv7 else [])
         for _, generator, masks in FAMILIES:
