@@ -64,6 +64,24 @@ def make_table(conn, table, rows):
     conn.execute(f"VACUUM ANALYZE {table}")
 
 
+def bench_connection(conninfo):
+    """A connection whose timings are the calls' own: no JIT, no parallel workers."""
+    conn = psycopg.connect(conninfo, autocommit=True)
+    conn.execute("SET jit = off")
+    conn.execute("SET max_parallel_workers_per_gather = 0")
+    return conn
+
+
+def emit(lines, out, started):
+    """Prints the report's lines, writes them to out too when given, and the run's wall time."""
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    print(f"({time.monotonic() - started:.0f} s)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("conninfo")
@@ -72,9 +90,7 @@ def main():
     parser.add_argument("--out", help="write the table (markdown) here too")
     args = parser.parse_args()
     started = time.monotonic()
-    with psycopg.connect(args.conninfo, autocommit=True) as conn:
-        conn.execute("SET jit = off")
-        conn.execute("SET max_parallel_workers_per_gather = 0")
+    with bench_connection(args.conninfo) as conn:
         version = conn.execute("SELECT version()").fetchone()[0].split(" on ")[0]
         make_table(conn, "text_bench", args.rows)
         compiled = measure(conn, "text_bench", args.rows, COMPILED, "")
@@ -92,12 +108,7 @@ def main():
     for name, _ in COMPILED:
         sql = portable.get(name)
         lines.append(f"| `{name}` | {compiled[name]:,.0f} | {'' if sql is None else f'{sql:,.0f}'} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    print(f"({time.monotonic() - started:.0f} s)")
+    emit(lines, args.out, started)
 
 
 if __name__ == "__main__":

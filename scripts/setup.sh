@@ -26,7 +26,9 @@ fi
 # psycopg 3 from PyPI into a venv in the cache, the Debian python3 (python3-venv) under it, so
 # tests/watermark.sh gets one client whatever else is on PATH and itself downloads nothing; and
 # python-ulid, pinned, the reference tests/text_forms.py checks the Crockford text of uuids against
-# (tests/vectors/text/generate.py made the vectors with the same version).
+# (tests/vectors/text/generate.py made the vectors with the same version); and python-uuidv47, pinned,
+# uuidv47's own C behind a Python API, which tests/masking.py checks comb_mask's uuidv7 façades against
+# (tests/vectors/uuidv47/generate.py made the vectors with the same version).
 venv=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}
 if ! "$venv/bin/python" -c 'import psycopg' 2>/dev/null; then
     say "installing psycopg into $venv"
@@ -36,6 +38,10 @@ fi
 if [ "$("$venv/bin/python" -c 'import ulid; print(ulid.__version__)' 2>/dev/null)" != 4.1.0 ]; then
     say "installing python-ulid 4.1.0 into $venv"
     "$venv/bin/pip" install -q 'python-ulid==4.1.0'
+fi
+if [ "$("$venv/bin/python" -c 'import python_uuidv47; print(python_uuidv47.__version__)' 2>/dev/null)" != 1.0.9 ]; then
+    say "installing python-uuidv47 1.0.9 into $venv"
+    "$venv/bin/pip" install -q 'python-uuidv47==1.0.9'
 fi
 
 # Point pgrx at every PostgreSQL there is here (downloads nothing).

@@ -15,6 +15,7 @@ use pgrx::prelude::*;
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting, PgSqlErrorCode};
 use std::cell::OnceCell;
 use std::ffi::{c_char, CString};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub static MASK_KEY: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
@@ -64,7 +65,8 @@ unsafe extern "C-unwind" fn show_mask_key() -> *const c_char {
 
 thread_local! {
     /// The setting's keys, read once: it cannot change while the server runs.
-    static KEYS: OnceCell<Option<Result<Vec<KeyEntry>, KeyListError>>> = const { OnceCell::new() };
+    /// An `Rc`, so that each call's copy is a count, not the list (a mask's hot path).
+    static KEYS: OnceCell<Option<Result<Rc<[KeyEntry]>, KeyListError>>> = const { OnceCell::new() };
 }
 
 /// The key a setting-form call uses: the setting's first (`key_id` None) or the one with `key_id`.
@@ -81,7 +83,7 @@ pub fn key(function: &str, key_id: Option<i32>) -> Key {
         cell.get_or_init(|| {
             let value = MASK_KEY.get()?;
             let text = value.to_str().ok()?;
-            (!text.trim().is_empty()).then(|| parse_key_list(text))
+            (!text.trim().is_empty()).then(|| parse_key_list(text).map(Rc::from))
         })
         .clone()
     });
