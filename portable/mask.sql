@@ -114,13 +114,16 @@ BEGIN
     END IF;
     -- The message, as little-endian words: string bytes 6-15 (postgresql, uuidv7 and .NET orders: the
     -- time is in 0-5), 0-9 (sqlserver order: the time in 10-15) or 0-7 (ticks: the time in 8-15), with
-    -- the version nibble (byte 6) and variant bits (byte 8), or ticks' marker (byte 7), cleared.
+    -- the version nibble (byte 6) and variant bits (byte 8), or ticks' marker (byte 7), cleared; outside
+    -- the UUIDv7 layout (postgresql, uuidv7), the 12 bits after the time field too (sqlserver order: the
+    -- low 6 of byte 8 and the high 6 of byte 9; the others: the low nibble of byte 6 and byte 7).
     h := @extschema@._mask_siphash(@LE_WORD(key, 0), @LE_WORD(key, 8),
         CASE WHEN format = 'ticks' THEN @BYTES_REVERSED(hi & ~240)
              WHEN format IN ('sqlserver', 'legacy') THEN @BYTES_REVERSED(hi & ~61440)
-             ELSE ((hi >> 8) & 15) | ((hi & 255) << 8) | (@BYTES_REVERSED(lo & 4611686018427387903) << 16) END,
+             WHEN format IN ('postgresql', 'uuidv7') THEN ((hi >> 8) & 15) | ((hi & 255) << 8) | (@BYTES_REVERSED(lo & 4611686018427387903) << 16)
+             ELSE @BYTES_REVERSED(lo & 4611686018427387903) << 16 END,
         CASE WHEN format = 'ticks' THEN 8::bigint << 56
-             WHEN format IN ('sqlserver', 'legacy') THEN (10::bigint << 56) | (@BYTES_REVERSED(lo & 4611686018427387903) & 65535)
+             WHEN format IN ('sqlserver', 'legacy') THEN (10::bigint << 56) | (@BYTES_REVERSED(lo & 1125899906842623) & 65535)
              ELSE (10::bigint << 56) | ((@BYTES_REVERSED(lo) >> 48) & 65535) END);
     -- The hash's low bits XORed into the time field, most significant first (COMB_TIME_FIELD's order).
     IF format IN ('postgresql', 'postgresql_sqldatetime', 'uuidv7') THEN
@@ -132,6 +135,15 @@ BEGIN
                     | (((h >> 40) & 255) << 32) | ((h & 255) << 24) | (((h >> 8) & 255) << 16));
     ELSE
         lo := lo # (((h & 65535) << 48) | ((h >> 16) & 281474976710655));
+    END IF;
+    -- The 12 bits after the time field, but in the UUIDv7 layout (where uuidv47 leaves them) and ticks
+    -- (which has none): XORed with the hash's bits 48-59, most significant first.
+    IF format = 'postgresql_sqldatetime' THEN
+        hi := hi # ((h >> 48) & 4095);
+    ELSIF format IN ('binary', 'binary_sqldatetime') THEN
+        hi := hi # (((h >> 52) & 255) | (((h >> 48) & 15) << 8));
+    ELSIF format IN ('sqlserver', 'legacy') THEN
+        lo := lo # (((h >> 48) & 4095) << 50);
     END IF;
     -- The version: 4 on a façade, uuidv7's 7 back on an unmasked one (ticks keeps its marker, and the
     -- variant bits are 10 on both sides).

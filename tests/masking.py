@@ -183,18 +183,18 @@ def error_cases(conn, keys, control):
 
 
 # Bits are numbered from the first byte's top bit. A COMB generator writes the clock's fraction of its unit
-# (12 bits, docs/comb.md) in the free bits right after the time field in the format's order; masking hides the
-# time field only (uuidv47's construction: its rand_a is that fraction), so these bits are the generator's, and
-# are printed apart, not held to the band.
+# (12 bits, docs/comb.md) in the free bits right after the time field in the format's order. In the UUIDv7
+# layout (uuidv7, postgresql) masking hides the time field only, as uuidv47 does (its rand_a is that
+# fraction), so there these bits are the generator's, and are printed apart, not held to the band; the other
+# formats mask them with the time field, and they are held to it like every other bit.
 FRACTION_AFTER_BYTES_0_5 = list(range(52, 64))  # byte 6's low nibble, byte 7
-FRACTION_AFTER_BYTES_10_15 = list(range(66, 78))  # SQL Server order: byte 8's 6 free bits, byte 9's top 6
 FAMILIES = [
     # label, generator, mask, bytes of the mask, width in bits, the generator's fraction bits
     ("comb uuidv7", "comb_uuid('uuidv7')", "comb_mask(id, 'uuidv7')", "uuid_send(m)", 128, FRACTION_AFTER_BYTES_0_5),
     ("comb postgresql", "comb_uuid('postgresql')", "comb_mask(id, 'postgresql')", "uuid_send(m)", 128,
      FRACTION_AFTER_BYTES_0_5),
-    ("comb sqlserver", "comb_uuid('sqlserver')", "comb_mask(id, 'sqlserver')", "uuid_send(m)", 128,
-     FRACTION_AFTER_BYTES_10_15),
+    ("comb sqlserver", "comb_uuid('sqlserver')", "comb_mask(id, 'sqlserver')", "uuid_send(m)", 128, []),
+    ("comb binary", "comb_uuid('binary')", "comb_mask(id, 'binary')", "uuid_send(m)", 128, []),
     ("muid", "muid_new()", "muid_mask(id)", "uuid_send(m)", 128, []),
     ("sno", "sno_new()", "sno_mask(id)", "sno_to_bytea(m)", 80, []),
     # 'spread' (the default) is not in time order as a bigint; 'time_sequential' is, so the rank check bites.

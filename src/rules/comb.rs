@@ -376,6 +376,20 @@ impl Format {
         })
     }
 
+    /// The counter's bits in string byte `position` (0 outside them).
+    pub(crate) fn counter_bits_at(self, position: usize) -> u8 {
+        self.counter_slots().find(|&(p, _, _)| p == position).map_or(0, |(_, mask, _)| mask)
+    }
+
+    /// XOR `value`'s low `counter_bits()` bits into the counter's bits, most significant first.
+    pub(crate) fn xor_counter(self, id: &mut [u8; 16], value: u32) {
+        let mut remaining = self.counter_bits();
+        for (position, mask, shift) in self.counter_slots() {
+            remaining -= mask.count_ones();
+            id[position] ^= ((value >> remaining) as u8) << shift & mask;
+        }
+    }
+
     fn write_counter(self, id: &mut [u8; 16], counter: u32) {
         let mut remaining = self.counter_bits();
         for (position, mask, shift) in self.counter_slots() {

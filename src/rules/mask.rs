@@ -6,8 +6,10 @@
 //!   in string order, with the version/variant bits cleared); the time field is XORed with the hash's low
 //!   bits (48, or 64 for ticks) and the façade gets version 4 and variant 10. The random bits are not
 //!   changed, so the same hash undoes it. For `uuidv7` this is uuidv47 bit for bit (the version nibble
-//!   goes 7 -> 4 and back); the other formats are v4 already. Ticks (seed 001) has no version bits to
-//!   spare: its marker nibble stays.
+//!   goes 7 -> 4 and back), and for `postgresql`, laid out as UUIDv7, too but for the version. The other
+//!   formats also hide the 12 bits after the time field (where the generator writes the fraction of the
+//!   clock unit) with the hash's next 12 bits, and leave them out of its input. The formats are v4 already;
+//!   ticks (seed 001) has no version bits to spare: its marker nibble stays.
 //! - **muid (128 bits), sno (80) and uid8 (64)** (`Feistel`): they have no random bits to key a mask with,
 //!   so the whole id goes through a balanced Feistel network of `ROUNDS` rounds whose round function is
 //!   SipHash-2-4 of (family tag, round, half), cut to the half's width. A Feistel network is a permutation
@@ -103,22 +105,37 @@ fn fixed_bits_error(id: &[u8; 16], format: Format, facade: bool) -> MaskError {
     MaskError::FixedBits { format, facade, version: id[6] >> 4, variant: id[8] >> 6, marker: id[7] >> 4 }
 }
 
-/// XOR the format's time field with the keyed hash of the id's random bits (which it leaves alone).
+/// Whether the 12 bits after the time field (the generator's fraction of the clock unit) are masked with
+/// it. Not where the format is laid out as UUIDv7 (`uuidv7`, `postgresql`): there uuidv47 leaves them as
+/// they are, and its façades must stay bit for bit.
+fn masks_counter(format: Format) -> bool {
+    !matches!(format, Format::UuidV7 | Format::PostgreSql)
+}
+
+/// XOR the format's time field (and, but in the UUIDv7 layout, the 12 bits after it) with the keyed hash
+/// of the id's random bits, which it leaves alone.
 fn xor_time_field(id: &mut [u8; 16], format: Format, key: &Key) {
     let time = format.time_positions();
+    let counter = masks_counter(format);
     // One bit per time byte, rather than a search of `time` for each of the 16 bytes (a mask's hot loop).
     let time_bytes = time.iter().fold(0u16, |bytes, &position| bytes | 1 << position);
     let mut message = [0u8; 16];
     let mut len = 0;
     for (position, &byte) in id.iter().enumerate() {
         if time_bytes >> position & 1 == 0 {
-            message[len] = byte & !format.fixed_bits(position);
+            let hidden = if counter { format.counter_bits_at(position) } else { 0 };
+            message[len] = byte & !(format.fixed_bits(position) | hidden);
             len += 1;
         }
     }
-    let mask = key.siphash(&message[..len]).to_be_bytes();
+    let hash = key.siphash(&message[..len]);
+    let mask = hash.to_be_bytes();
     for (&position, &mask_byte) in time.iter().zip(&mask[8 - time.len()..]) {
         id[position] ^= mask_byte;
+    }
+    if counter {
+        // The hash's bits above the 48 of the time field (ticks has no counter bits).
+        format.xor_counter(id, (hash >> 48) as u32);
     }
 }
 
@@ -327,6 +344,8 @@ mod tests {
         assert_eq!(format!("{DEMO:?}"), "Key(hidden)");
     }
 
+    /// The 12 bits after the time field are masked but in the UUIDv7 layout; every other non-fixed bit is
+    /// kept.
     #[test]
     fn facades_read_as_v4_and_keep_the_random_bits() {
         let v7 = uuid("018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f");
@@ -340,10 +359,13 @@ mod tests {
             }
             for position in 0..16 {
                 if !format.time_positions().contains(&position) {
-                    let random = !format.fixed_bits(position);
+                    let counter = if masks_counter(format) { format.counter_bits_at(position) } else { 0 };
+                    let random = !(format.fixed_bits(position) | counter);
                     assert_eq!(facade[position] & random, id[position] & random, "{format:?} byte {position}");
                 }
             }
+            let counter_bits: u32 = (0..16).map(|p| format.counter_bits_at(p).count_ones()).sum();
+            assert_eq!(counter_bits, if format == Format::Ticks { 0 } else { 12 }, "{format:?}");
             assert_ne!(facade, id, "{format:?}");
             assert_eq!(unmask_comb(&facade, format, &DEMO), Ok(id), "{format:?}");
         }

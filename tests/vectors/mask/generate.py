@@ -108,17 +108,48 @@ def comb_id(r, format_name):
     return bytes(b)
 
 
+def counter_slots(format_name):
+    """The 12 bits right after the time field in the format's order (the generator's fraction of the clock
+    unit), skipping fixed bits, which are always a byte's high bits: (position, mask, shift, width). Ticks
+    has none."""
+    order, length, _ = FORMATS[format_name]
+    remaining = 0 if format_name == "ticks" else 12
+    slots = []
+    for position in order[length:]:
+        if remaining == 0:
+            break
+        width = 8 - bin(fixed(format_name, position)).count("1")
+        take = min(width, remaining)
+        remaining -= take
+        shift = width - take
+        slots.append((position, ((1 << take) - 1) << shift, shift, take))
+    return slots
+
+
+# Laid out as UUIDv7: uuidv47 leaves the 12 bits after the time alone, and these stay uuidv47's bit for bit.
+UUIDV7_LAYOUT = ("uuidv7", "postgresql")
+
+
 def comb_mask(id_bytes, format_name, key):
     """uuidv47's construction on the format's time field: XOR it with SipHash-2-4 of the other bytes
     (string order, fixed bits cleared), then the façade's fixed bits (version 4, variant 10; ticks: its
-    marker)."""
+    marker). Outside the UUIDv7 layout, the 12 bits after the time field are also left out of the hash's
+    input and XORed with the hash's bits 48-59."""
     order, length, _ = FORMATS[format_name]
     time = order[:length]
-    message = bytes(b & ~fixed(format_name, p) & 0xFF for p, b in enumerate(id_bytes) if p not in time)
-    mask = siphash24(*key_words(key), message).to_bytes(8, "big")[8 - length:]
+    slots = [] if format_name in UUIDV7_LAYOUT else counter_slots(format_name)
+    hidden = {position: mask for position, mask, _, _ in slots}
+    message = bytes(b & ~(fixed(format_name, p) | hidden.get(p, 0)) & 0xFF
+                    for p, b in enumerate(id_bytes) if p not in time)
+    h = siphash24(*key_words(key), message)
+    mask = h.to_bytes(8, "big")[8 - length:]
     b = bytearray(id_bytes)
     for position, m in zip(time, mask):
         b[position] ^= m
+    value, remaining = (h >> 48) & 0xFFF, 12
+    for position, _, shift, take in slots:
+        remaining -= take
+        b[position] ^= ((value >> remaining) & ((1 << take) - 1)) << shift
     set_fixed(b, format_name, True)
     return bytes(b)
 
