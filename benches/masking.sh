@@ -18,3 +18,12 @@ cluster_psql "$DIR" "$PORT" -qAt -d postgres -c "CREATE DATABASE bench"
 cluster_psql "$DIR" "$PORT" -qAt -d bench -c "CREATE EXTENSION comb_ext"
 "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/benches/masking.py" \
     "host=$DIR port=$PORT user=postgres dbname=bench" --rows "$ROWS" --out "$REPO/benches/results/masking-pg$MAJOR.md"
+
+# The constructions alone, without PostgreSQL's call (uuidv47 reports its C's encode and decode so): built
+# without pgrx, as the loom step builds src/rules.
+say "masking: the constructions without PostgreSQL (benches/mask_rules.rs)"
+{
+    echo
+    RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
+        cargo bench --quiet --no-default-features --bench mask_rules 2>/dev/null
+} | tee -a "$REPO/benches/results/masking-pg$MAJOR.md"

@@ -128,7 +128,12 @@ fn xor_time_field(id: &mut [u8; 16], format: Format, key: &Key) {
             len += 1;
         }
     }
-    let hash = key.siphash(&message[..len]);
+    // Constant lengths, so the hash is compiled for each (a slice of run-time length takes its slow tail path).
+    let hash = match len {
+        10 => key.siphash(&message[..10]),
+        8 => key.siphash(&message[..8]),
+        _ => key.siphash(&message[..len]),
+    };
     let mask = hash.to_be_bytes();
     for (&position, &mask_byte) in time.iter().zip(&mask[8 - time.len()..]) {
         id[position] ^= mask_byte;
@@ -205,7 +210,12 @@ impl Feistel {
         message[0] = self.tag();
         message[1] = round;
         message[2..2 + half_bytes].copy_from_slice(&half.to_be_bytes()[16 - half_bytes..]);
-        key.siphash(&message[..2 + half_bytes]) as u128 & self.half_mask()
+        let hash = match self {
+            Feistel::Muid => key.siphash(&message[..10]),
+            Feistel::Sno => key.siphash(&message[..7]),
+            Feistel::Uid8 => key.siphash(&message[..6]),
+        };
+        hash as u128 & self.half_mask()
     }
 
     const fn half_mask(self) -> u128 {
