@@ -46,36 +46,31 @@ fn unmask_uuid(function: &str, facade: Uuid, format: Format, key: Key) -> Uuid {
     }
 }
 
-/// The setting's key: its default (`key_id` None) or the one with `key_id`.
-fn setting_key(function: &str, key_id: Option<i32>) -> Key {
-    mask_key::key(function, key_id)
-}
-
 // ---- COMB formats: uuidv47's construction on the format's time field.
 
 /// The masked form of a COMB of `format` (default postgresql), under the default key of
 /// comb_ext.mask_key: the time field hidden, version 4. For uuidv7, uuidv47's façade.
 #[pg_extern(stable, strict, parallel_safe)]
 fn comb_mask(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    mask_uuid("comb_mask", id, format.into(), setting_key("comb_mask", None))
+    mask_uuid("comb_mask", id, format.into(), mask_key::key("comb_mask", None))
 }
 
 /// `comb_mask(id, format)` with the format as text.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_mask", support = comb_ext_text_twin_support)]
 fn comb_mask_named(id: Uuid, format: LabelArg<Format>) -> Uuid {
-    mask_uuid("comb_mask", id, format.0, setting_key("comb_mask", None))
+    mask_uuid("comb_mask", id, format.0, mask_key::key("comb_mask", None))
 }
 
 /// `comb_mask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_mask")]
 fn comb_mask_key_id(id: Uuid, format: FormatArg, key_id: i32) -> Uuid {
-    mask_uuid("comb_mask", id, format.into(), setting_key("comb_mask", Some(key_id)))
+    mask_uuid("comb_mask", id, format.into(), mask_key::key("comb_mask", Some(key_id)))
 }
 
 /// `comb_mask(id, format, key_id)` with the format as text.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_mask", support = comb_ext_text_twin_support)]
 fn comb_mask_key_id_named(id: Uuid, format: LabelArg<Format>, key_id: i32) -> Uuid {
-    mask_uuid("comb_mask", id, format.0, setting_key("comb_mask", Some(key_id)))
+    mask_uuid("comb_mask", id, format.0, mask_key::key("comb_mask", Some(key_id)))
 }
 
 /// `comb_mask` under a key given as 16 bytes (k0 then k1, each little-endian).
@@ -94,25 +89,25 @@ fn comb_mask_key_named(id: Uuid, format: LabelArg<Format>, key: &[u8]) -> Uuid {
 /// comb_ext.mask_key. A uuid that no COMB of the format masks to under it is 22P02.
 #[pg_extern(stable, strict, parallel_safe)]
 fn comb_unmask(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.into(), setting_key("comb_unmask", None))
+    unmask_uuid("comb_unmask", id, format.into(), mask_key::key("comb_unmask", None))
 }
 
 /// `comb_unmask(id, format)` with the format as text.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_unmask", support = comb_ext_text_twin_support)]
 fn comb_unmask_named(id: Uuid, format: LabelArg<Format>) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.0, setting_key("comb_unmask", None))
+    unmask_uuid("comb_unmask", id, format.0, mask_key::key("comb_unmask", None))
 }
 
 /// `comb_unmask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_unmask")]
 fn comb_unmask_key_id(id: Uuid, format: FormatArg, key_id: i32) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.into(), setting_key("comb_unmask", Some(key_id)))
+    unmask_uuid("comb_unmask", id, format.into(), mask_key::key("comb_unmask", Some(key_id)))
 }
 
 /// `comb_unmask(id, format, key_id)` with the format as text.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_unmask", support = comb_ext_text_twin_support)]
 fn comb_unmask_key_id_named(id: Uuid, format: LabelArg<Format>, key_id: i32) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.0, setting_key("comb_unmask", Some(key_id)))
+    unmask_uuid("comb_unmask", id, format.0, mask_key::key("comb_unmask", Some(key_id)))
 }
 
 /// `comb_unmask` under a key given as 16 bytes.
@@ -145,13 +140,13 @@ fn uid8_apply(id: i64, key: Key, unmask: bool) -> i64 {
 /// nothing of the muid can be read without the key.
 #[pg_extern(stable, strict, parallel_safe)]
 fn muid_mask(id: Uuid) -> Uuid {
-    muid_apply(id, setting_key("muid_mask", None), false)
+    muid_apply(id, mask_key::key("muid_mask", None), false)
 }
 
 /// `muid_mask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "muid_mask")]
 fn muid_mask_key_id(id: Uuid, key_id: i32) -> Uuid {
-    muid_apply(id, setting_key("muid_mask", Some(key_id)), false)
+    muid_apply(id, mask_key::key("muid_mask", Some(key_id)), false)
 }
 
 /// `muid_mask` under a key given as 16 bytes.
@@ -163,13 +158,13 @@ fn muid_mask_key(id: Uuid, key: &[u8]) -> Uuid {
 /// The muid a masked uuid stands for, under the default key of comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe)]
 fn muid_unmask(id: Uuid) -> Uuid {
-    muid_apply(id, setting_key("muid_unmask", None), true)
+    muid_apply(id, mask_key::key("muid_unmask", None), true)
 }
 
 /// `muid_unmask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "muid_unmask")]
 fn muid_unmask_key_id(id: Uuid, key_id: i32) -> Uuid {
-    muid_apply(id, setting_key("muid_unmask", Some(key_id)), true)
+    muid_apply(id, mask_key::key("muid_unmask", Some(key_id)), true)
 }
 
 /// `muid_unmask` under a key given as 16 bytes.
@@ -181,13 +176,13 @@ fn muid_unmask_key(id: Uuid, key: &[u8]) -> Uuid {
 /// The masked form of a sno under the default key of comb_ext.mask_key: another sno.
 #[pg_extern(stable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_mask(id: Sno) -> Sno {
-    sno_apply(id, setting_key("sno_mask", None), false)
+    sno_apply(id, mask_key::key("sno_mask", None), false)
 }
 
 /// `sno_mask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "sno_mask", requires = ["sno_type"])]
 fn sno_mask_key_id(id: Sno, key_id: i32) -> Sno {
-    sno_apply(id, setting_key("sno_mask", Some(key_id)), false)
+    sno_apply(id, mask_key::key("sno_mask", Some(key_id)), false)
 }
 
 /// `sno_mask` under a key given as 16 bytes.
@@ -199,13 +194,13 @@ fn sno_mask_key(id: Sno, key: &[u8]) -> Sno {
 /// The sno a masked sno stands for, under the default key of comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_unmask(id: Sno) -> Sno {
-    sno_apply(id, setting_key("sno_unmask", None), true)
+    sno_apply(id, mask_key::key("sno_unmask", None), true)
 }
 
 /// `sno_unmask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "sno_unmask", requires = ["sno_type"])]
 fn sno_unmask_key_id(id: Sno, key_id: i32) -> Sno {
-    sno_apply(id, setting_key("sno_unmask", Some(key_id)), true)
+    sno_apply(id, mask_key::key("sno_unmask", Some(key_id)), true)
 }
 
 /// `sno_unmask` under a key given as 16 bytes.
@@ -217,13 +212,13 @@ fn sno_unmask_key(id: Sno, key: &[u8]) -> Sno {
 /// The masked form of a bigint (a uid8 or any other) under the default key of comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe)]
 fn uid8_mask(id: i64) -> i64 {
-    uid8_apply(id, setting_key("uid8_mask", None), false)
+    uid8_apply(id, mask_key::key("uid8_mask", None), false)
 }
 
 /// `uid8_mask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "uid8_mask")]
 fn uid8_mask_key_id(id: i64, key_id: i32) -> i64 {
-    uid8_apply(id, setting_key("uid8_mask", Some(key_id)), false)
+    uid8_apply(id, mask_key::key("uid8_mask", Some(key_id)), false)
 }
 
 /// `uid8_mask` under a key given as 16 bytes.
@@ -235,13 +230,13 @@ fn uid8_mask_key(id: i64, key: &[u8]) -> i64 {
 /// The bigint a masked bigint stands for, under the default key of comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe)]
 fn uid8_unmask(id: i64) -> i64 {
-    uid8_apply(id, setting_key("uid8_unmask", None), true)
+    uid8_apply(id, mask_key::key("uid8_unmask", None), true)
 }
 
 /// `uid8_unmask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "uid8_unmask")]
 fn uid8_unmask_key_id(id: i64, key_id: i32) -> i64 {
-    uid8_apply(id, setting_key("uid8_unmask", Some(key_id)), true)
+    uid8_apply(id, mask_key::key("uid8_unmask", Some(key_id)), true)
 }
 
 /// `uid8_unmask` under a key given as 16 bytes.

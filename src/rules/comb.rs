@@ -376,9 +376,13 @@ impl Format {
         })
     }
 
-    /// The counter's bits in string byte `position` (0 outside them).
-    pub(crate) fn counter_bits_at(self, position: usize) -> u8 {
-        self.counter_slots().find(|&(p, _, _)| p == position).map_or(0, |(_, mask, _)| mask)
+    /// The counter's bits in each string byte (0 outside them), in one pass over its slots.
+    pub(crate) fn counter_masks(self) -> [u8; 16] {
+        let mut masks = [0u8; 16];
+        for (position, mask, _) in self.counter_slots() {
+            masks[position] = mask;
+        }
+        masks
     }
 
     /// XOR `value`'s low `counter_bits()` bits into the counter's bits, most significant first.

@@ -117,14 +117,15 @@ fn masks_counter(format: Format) -> bool {
 fn xor_time_field(id: &mut [u8; 16], format: Format, key: &Key) {
     let time = format.time_positions();
     let counter = masks_counter(format);
+    // Once per call, not a search of the counter's slots for each byte.
+    let hidden = if counter { format.counter_masks() } else { [0; 16] };
     // One bit per time byte, rather than a search of `time` for each of the 16 bytes (a mask's hot loop).
     let time_bytes = time.iter().fold(0u16, |bytes, &position| bytes | 1 << position);
     let mut message = [0u8; 16];
     let mut len = 0;
     for (position, &byte) in id.iter().enumerate() {
         if time_bytes >> position & 1 == 0 {
-            let hidden = if counter { format.counter_bits_at(position) } else { 0 };
-            message[len] = byte & !(format.fixed_bits(position) | hidden);
+            message[len] = byte & !(format.fixed_bits(position) | hidden[position]);
             len += 1;
         }
     }
@@ -369,12 +370,12 @@ mod tests {
             }
             for position in 0..16 {
                 if !format.time_positions().contains(&position) {
-                    let counter = if masks_counter(format) { format.counter_bits_at(position) } else { 0 };
+                    let counter = if masks_counter(format) { format.counter_masks()[position] } else { 0 };
                     let random = !(format.fixed_bits(position) | counter);
                     assert_eq!(facade[position] & random, id[position] & random, "{format:?} byte {position}");
                 }
             }
-            let counter_bits: u32 = (0..16).map(|p| format.counter_bits_at(p).count_ones()).sum();
+            let counter_bits: u32 = format.counter_masks().iter().map(|mask| mask.count_ones()).sum();
             assert_eq!(counter_bits, if format == Format::Ticks { 0 } else { 12 }, "{format:?}");
             assert_ne!(facade, id, "{format:?}");
             assert_eq!(unmask_comb(&facade, format, &DEMO), Ok(id), "{format:?}");
