@@ -5,6 +5,7 @@
 #   bash scripts/pg.sh available      the majors whose pg_config is there now, one a line
 #   bash scripts/pg.sh pgrx-init      point cargo pgrx at every available major (downloads nothing)
 #   bash scripts/pg.sh fetch NN       (internal) only download, verify and unpack NN's source; print its directory
+#   bash scripts/pg.sh mirror         (internal) the Debian mirror apt uses here (scripts/partman.sh fetches from it too)
 # Sources are the upstream tarballs inside Debian's own source packages (13 from bullseye, 17 from trixie, 18 from
 # sid): postgresql-NN_VERSION.orig.tar.bz2, fetched by URL from the pool of the mirror this machine's apt already
 # uses, for a pinned point release checked against its SHA-256 (RELEASES below). Not through the suite index:
@@ -146,6 +147,7 @@ build() {
 case ${1:-} in
     build) build "${2:?major}" ;;
     fetch) check_major "${2:?major}" && fetch_source "$2" ;;
+    mirror) debian_mirror ;;
     pg_config)
         p=$(pg_config_of "${2:?major}")
         if [ "$2" = 15 ]; then [ -x "$p" ]; else cached_version "$2" >/dev/null; fi || exit 1
@@ -162,5 +164,5 @@ case ${1:-} in
             say "cargo pgrx init ${args[*]}"
             cargo pgrx init "${args[@]}"
         fi ;;
-    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,13p' "$0" >&2; exit 2 ;;
 esac
