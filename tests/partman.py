@@ -7,7 +7,7 @@ time_sequential), or plain declarative partitioning kept by a few statements (sn
 
 1. 3 days of rows at 1-minute spacing with explicit times (4,320: 1,440 a child), and 200 rows from the
    column's DEFAULT (the generator, now): every row in the child whose range holds its time, none in
-   the default partition.
+   the default partition. Control: with each row's time read a day late, every row is outside.
 2. Maintenance with a retention of 2 days: run_maintenance (or the hand-kept recipe) makes the future
    children and drops the one whose whole day is older than the retention.
 3. 100 rows 10 days ahead land in the default partition; partition_data_proc, or what works instead,
@@ -18,7 +18,8 @@ time_sequential), or plain declarative partitioning kept by a few statements (sn
 Wired into no test command yet: this is the groundwork. Prints what it finds (the notes in
 docs/partitioning.md quote it) and exits 1 when a check fails.
 
-    partman.py HOST PORT DBNAME   (pg_partman in schema partman, comb_ext in schema ids, both created)
+    partman.py HOST PORT DBNAME   (pg_partman in schema partman, comb_ext in schema ids, both created;
+                                   tests/partman.sh makes such a cluster and runs this)
 """
 
 import sys
@@ -165,13 +166,14 @@ def children(table):
     return rows
 
 
-def misplaced(f):
-    """Rows whose time lies outside the range their child's bounds decode to, and rows in the default."""
+def misplaced(f, shift="0"):
+    """Rows whose time lies outside the range their child's bounds decode to, and rows in the default.
+    shift: an interval added to each row's time, for the control."""
     name = f["name"]
     decode_bound = f.get("decode_bound", f["decode"])
     lo = decode_bound.format(x="b.lo")
     hi = decode_bound.format(x="b.hi")
-    t = f["decode"].format(x="p.id::text")
+    t = f"({f['decode'].format(x='p.id::text')} + interval '{shift}')"
     return q1(
         f"""WITH b AS (
               SELECT c.oid,
@@ -262,6 +264,9 @@ for f in FAMILIES:
     r["misplaced"] = misplaced(f)
     check(total == 4520 and r["misplaced"] == 0,
           f"{name}: {total} rows (4,320 explicit, 200 default), {r['misplaced']} outside their child's range or in the default")
+    # Control: read a day late, every row is outside its child's range, so the check above can fail.
+    control = misplaced(f, shift="1 day")
+    check(control == total, f"{name}: control, each row's time a day late: {control} of {total} outside their child's range")
 
     # 2. Maintenance with a retention of 2 days.
     notices.clear()
