@@ -7,6 +7,7 @@
 #   bash scripts/partman.sh fetch         (internal) only download and verify the tarball; print its path
 # NN's server is scripts/pg.sh's (the system 15, or the cached 13, 17, 18) unless PG_CONFIG is set in the
 # environment: then that server, whatever its major (a relocated copy, a session's own build).
+# COMB_EXT_PARTMAN_VERSION=V takes only the pinned release V (to try the fallback on purpose).
 # Source: pg-partman_VERSION.orig.tar.gz (upstream's v VERSION tag), fetched by URL from the pool of the mirror
 # this machine's apt already uses and checked against a pinned SHA-256, as scripts/pg.sh fetches PostgreSQL.
 # Cache: the tarball and the built trees under $COMB_EXT_CACHE/src (default /var/cache/comb_ext/src); a marker
@@ -38,10 +39,12 @@ pg_config_for() {
 # Fetch the first pinned release the pool has with its pinned checksum (or find it cached); print
 # "VERSION TARBALL". One line on stderr when none can be had.
 fetch() {
-    local dir="$CACHE/src" mirror version sha file log reason tried=""
+    local dir="$CACHE/src" mirror version sha file log reason tried="" releases
+    releases=$(awk -v want="${COMB_EXT_PARTMAN_VERSION:-}" 'NF == 2 && (want == "" || $1 == want)' <<<"$RELEASES")
+    [ -n "$releases" ] ||
+        { echo "pg_partman: $COMB_EXT_PARTMAN_VERSION is not pinned (pinned: $(awk 'NF == 2 { printf "%s ", $1 }' <<<"$RELEASES"))" >&2; return 1; }
     mkdir -p "$dir"
     while read -r version sha <&3; do
-        [ -n "$version" ] || continue
         file="$dir/pg-partman_$version.orig.tar.gz"
         if [ -f "$file" ] && echo "$sha  $file" | sha256sum -c --status; then
             echo "$version $file"
@@ -62,7 +65,7 @@ fetch() {
         reason=$(sed -n 's/^E: Failed to fetch [^ ]* *//p' "$log" | sed 's/ *\[IP:.*//' | tr -s ' ' | head -n1)
         tried+="${tried:+, }$version (${reason:-SHA-256 differs from the pinned one})"
         rm -f "$file.part" "$file.part.FAILED"
-    done 3<<<"$RELEASES"
+    done 3<<<"$releases"
     echo "pg_partman: no pinned release could be fetched from ${mirror:-the Debian mirror}/pool/main/p/pg-partman/: $tried" >&2
     return 1
 }
@@ -111,5 +114,5 @@ case ${1:-} in
     build) build "${2:?major}" ;;
     available) available "${2:?major}" ;;
     fetch) fetch ;;
-    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
 esac

@@ -147,6 +147,9 @@ def attempt(sql):
 
 
 START = "date_trunc('day', now()) - interval '3 days'"
+PARTMAN_TEXT = q1("SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'pg_partman'")
+PARTMAN = tuple(int(part) for part in PARTMAN_TEXT.split("."))
+print(f"pg_partman {PARTMAN_TEXT}")
 q(WRAPPERS)
 # Their names were resolved when they were made: nothing is looked up on the search_path when they run.
 unparsed = q1("SELECT count(*) FROM pg_catalog.pg_proc WHERE pronamespace = 'idpart'::regnamespace AND prosqlbody IS NULL")
@@ -322,8 +325,23 @@ for f in FAMILIES:
             check(r["partition_data_proc"] is None, f"{name}: partition_data_proc succeeds")
         if r["partition_data_proc"] is not None and f["how"] == "encoder":
             notices.clear()
-            moved = q1(f"SELECT partman.partition_data_time('app.{name}', p_batch_count := 100)")
-            print(f"        partition_data_time: {moved} rows moved; notices {notices}")
+            err = attempt(f"SELECT partman.partition_data_time('app.{name}', p_batch_count := 100)")
+            print(f"        partition_data_time: {err or 'ok'}; notices {notices}")
+            # uuid sets reached partition_data_time in 5.3.0 (pg_partman #789); before, it refuses them.
+            works = PARTMAN >= (5, 3, 0)
+            check((err is None) == works, f"{name}: partition_data_time {'moves' if works else 'refuses'} the rows"
+                  f" on pg_partman {PARTMAN_TEXT}{'' if err is None else ': ' + err}")
+            if err is not None:
+                # What it does, by hand: the day's rows out of the default, the child made, the rows back.
+                day = "date_trunc('day', now()) + interval '10 days'"
+                t = f["decode"].format(x="id::text")
+                with conn.transaction():
+                    q(f"""CREATE TEMP TABLE partman_moved ON COMMIT DROP AS
+                          WITH d AS (DELETE FROM {default_table} WHERE {t} >= {day} AND {t} < {day} + interval '1 day'
+                                     RETURNING *)
+                          SELECT * FROM d""")
+                    q(f"SELECT partman.create_partition_time('app.{name}', ARRAY[{day}])")
+                    q(f"INSERT INTO app.{name} SELECT * FROM partman_moved")
     left = q1(f"SELECT count(*) FROM {default_table}")
     r["misplaced_after_move"] = misplaced(f)
     check(r["in_default"] == 100 and left == 0 and r["misplaced_after_move"] == 0,
