@@ -265,6 +265,29 @@ def uid8_literal_bounds(cur, today):
               f"uid8_time: constant {what} bounds count {n} rows from {len(read)} chunk(s), expected {expected[0]} from {expected[1]}")
 
 
+def decoder_errors_in_planning(cur):
+    """TimescaleDB applies the partition_func to a constant the column is compared with while it plans,
+    so a constant the decoder refuses makes the query fail, where a plain table answers it: a v4 uuid
+    looked up in a uuidv7 table, the largest uuid as an upper bound in a postgresql one."""
+    print()
+    for table, cond, plain_count in (("comb_uuidv7", "id = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'", 0),
+                                     ("comb_postgresql", "id < 'ffffffff-ffff-ffff-ffff-ffffffffffff'", 4520)):
+        query = f"SELECT count(*) FROM app.{table} WHERE {cond}"
+        try:
+            cur.execute(query)
+            outcome = f"{cur.fetchone()[0]} rows"
+        except psycopg.Error as e:
+            outcome = f"{e.sqlstate} {e.diag.message_primary}"
+        cur.execute("SET timescaledb.enable_optimizations = off")
+        cur.execute(query)
+        plain = cur.fetchone()[0]
+        cur.execute("RESET timescaledb.enable_optimizations")
+        print(f"        {table} WHERE {cond}: {outcome}; without TimescaleDB's planning {plain} rows")
+        check(outcome.startswith("22") and plain == plain_count,
+              f"{table}: a constant the decoder refuses fails the query in planning ({outcome[:5]}), "
+              f"{plain} rows without TimescaleDB's planning")
+
+
 def main():
     with psycopg.connect(host=HOST, port=PORT, dbname=DB, user="postgres", autocommit=True) as conn:
         cur = conn.cursor()
@@ -287,6 +310,7 @@ def main():
         for fam in FAMILIES:
             run_family(cur, fam, today)
         uid8_literal_bounds(cur, today)
+        decoder_errors_in_planning(cur)
         strict_below_hazard(cur, today)
         print("\nchunks read by one day's query (constraint_exclusion on / off):")
         for fam in FAMILIES:
