@@ -52,19 +52,13 @@ fetch() {
         fi
         mirror=${mirror:-$(debian_mirror)} || return 1
         log="$dir/pg-partman_$version.download.log"
-        # apt's own downloader (the machine's apt proxy settings apply) refuses a file whose SHA-256 differs;
-        # sha256sum checks again in case an old apt-helper ignored the hash.
-        if /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file \
-            "$mirror/pool/main/p/pg-partman/${file##*/}" "$file.part" "SHA256:$sha" >"$log" 2>&1 &&
-            echo "$sha  $file.part" | sha256sum -c --status; then
+        if reason=$(pool_download "$mirror/pool/main/p/pg-partman/${file##*/}" "$file.part" "$sha" "$log"); then
             mv -f "$file.part" "$file"
             [ -z "$tried" ] || echo "pg_partman: using $version; could not fetch $tried" >&2
             echo "$version $file"
             return
         fi
-        reason=$(sed -n 's/^E: Failed to fetch [^ ]* *//p' "$log" | sed 's/ *\[IP:.*//' | tr -s ' ' | head -n1)
-        tried+="${tried:+, }$version (${reason:-SHA-256 differs from the pinned one})"
-        rm -f "$file.part" "$file.part.FAILED"
+        tried+="${tried:+, }$version ($reason)"
     done 3<<<"$releases"
     echo "pg_partman: no pinned release could be fetched from ${mirror:-the Debian mirror}/pool/main/p/pg-partman/: $tried" >&2
     return 1

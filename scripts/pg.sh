@@ -80,10 +80,7 @@ fetch_source() {
     while read -r version sha <&3; do
         file="$dir/postgresql-${major}_$version.orig.tar.bz2"
         log="$dir/download-$version.log"
-        # apt's own downloader (the machine's apt proxy settings apply) refuses a file whose SHA-256 differs;
-        # sha256sum checks again in case an old apt-helper ignored the hash.
-        if /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$pool/${file##*/}" "$file" "SHA256:$sha" \
-            >"$log" 2>&1 && echo "$sha  $file" | sha256sum -c --status; then
+        if reason=$(pool_download "$pool/${file##*/}" "$file" "$sha" "$log"); then
             tar -xjf "$file" -C "$dir"
             [ -f "$dir/postgresql-$version/configure" ] ||
                 { echo "${file##*/} unpacked no postgresql-$version/configure" >&2; return 1; }
@@ -91,9 +88,7 @@ fetch_source() {
             echo "$version $dir/postgresql-$version"
             return
         fi
-        reason=$(sed -n 's/^E: Failed to fetch [^ ]* *//p' "$log" | sed 's/ *\[IP:.*//' | tr -s ' ' | head -n1)
-        tried+="${tried:+, }$version (${reason:-SHA-256 differs from the pinned one})"
-        rm -f "$file" "$file.FAILED"
+        tried+="${tried:+, }$version ($reason)"
     done 3< <(releases_of "$major")
     echo "no pinned PostgreSQL $major release could be fetched from $pool/: $tried. Logs in $dir." >&2
     echo "Pin a release the pool has, with the SHA-256 of its orig.tar.bz2, in RELEASES in $0." >&2
