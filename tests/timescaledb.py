@@ -182,6 +182,16 @@ def run_family(cur, fam, today):
         JOIN _timescaledb_catalog.dimension_slice s ON s.id = cc.dimension_slice_id
         JOIN _timescaledb_catalog.hypertable h ON h.id = c.hypertable_id
         WHERE h.schema_name = 'app' AND h.table_name = '{name}'""")
+    # The same ranges as timescaledb_information.chunks gives them: integers for these tables (µs since 1970
+    # for a partition_func, ids for integer partitioning), so the catalog read above is the one users see.
+    cur.execute(f"""
+        SELECT count(*), count(*) FILTER (WHERE (i.range_start_integer, i.range_end_integer) IS DISTINCT FROM (r.range_start, r.range_end))
+        FROM timescaledb_information.chunks i
+        LEFT JOIN ranges r ON r.chunk = format('%I.%I', i.chunk_schema, i.chunk_name)::regclass
+        WHERE i.hypertable_schema = 'app' AND i.hypertable_name = '{name}'""")
+    chunks, differ = cur.fetchone()
+    check(chunks == 4 and differ == 0,
+          f"{name}: timescaledb_information.chunks: {chunks} chunks, {differ} with a range other than the catalog's")
     cur.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE NOT (v >= r.range_start AND v < r.range_end)),
                count(*) FILTER (WHERE NOT (v + {shift} >= r.range_start AND v + {shift} < r.range_end)),
