@@ -52,6 +52,12 @@ CREATE OR REPLACE FUNCTION idpart.comb_time_uuidv7(id uuid) RETURNS timestamptz
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'uuidv7'::ids.comb_format);
 CREATE OR REPLACE FUNCTION idpart.comb_time_sqlserver(id uuid) RETURNS timestamptz
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'sqlserver'::ids.comb_format);
+CREATE OR REPLACE FUNCTION idpart.comb_time_legacy(id uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'legacy'::ids.comb_format);
+CREATE OR REPLACE FUNCTION idpart.comb_time_postgresql_sqldatetime(id uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'postgresql_sqldatetime'::ids.comb_format);
+CREATE OR REPLACE FUNCTION idpart.comb_time_binary(id uuid) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'binary'::ids.comb_format);
 CREATE OR REPLACE FUNCTION idpart.muid_time(id uuid) RETURNS timestamptz
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.muid_timestamp(id);
 CREATE OR REPLACE FUNCTION idpart.uid8_time(id bigint) RETURNS timestamptz
@@ -63,18 +69,19 @@ CREATE OR REPLACE FUNCTION idpart.sno_time(id ids.sno) RETURNS timestamptz
 
 def comb(fmt, floor_ops=(">=", "<"), bounds_read=(1, 1)):
     """A COMB table of format fmt, partitioned through the wrapper of comb_timestamp(id, fmt); floor_ops:
-    the operators of the format's order (what comb_in_range rewrites into); bounds_read: chunks that
-    comb_in_range and the floor bounds read, with constraint_exclusion on and off."""
-    ge, lt = floor_ops
+    the operators of the format's order (what comb_in_range rewrites into), None for the binary formats,
+    which no btree order of a uuid sorts by time; bounds_read: chunks that comb_in_range and the floor
+    bounds read, with constraint_exclusion on and off."""
+    forms = {"comb_in_range": f"ids.comb_in_range(id, {{lo}}, {{hi}}, '{fmt}')"}
+    if floor_ops:
+        ge, lt = floor_ops
+        forms["comb_floor bounds"] = f"id {ge} ids.comb_floor({{lo}}, '{fmt}') AND id {lt} ids.comb_floor({{hi}}, '{fmt}')"
+    forms["decoder in WHERE"] = f"ids.comb_timestamp(id, '{fmt}') >= {{lo}} AND ids.comb_timestamp(id, '{fmt}') < {{hi}}"
     return dict(
         name=f"comb_{fmt}", type="uuid", default=f"ids.comb_uuid('{fmt}')",
         at=f"ids.comb_uuid(t, '{fmt}')", decode=f"ids.comb_timestamp({{x}}, '{fmt}')",
         hypertable=f"by_range('id', interval '1 day', partition_func => 'idpart.comb_time_{fmt}')",
-        forms={
-            "comb_in_range": f"ids.comb_in_range(id, {{lo}}, {{hi}}, '{fmt}')",
-            "comb_floor bounds": f"id {ge} ids.comb_floor({{lo}}, '{fmt}') AND id {lt} ids.comb_floor({{hi}}, '{fmt}')",
-            "decoder in WHERE": f"ids.comb_timestamp(id, '{fmt}') >= {{lo}} AND ids.comb_timestamp(id, '{fmt}') < {{hi}}",
-        },
+        forms=forms,
         reads={"comb_in_range": bounds_read, "comb_floor bounds": bounds_read, "decoder in WHERE": (1, 4)})
 
 
@@ -94,6 +101,11 @@ FAMILIES = [
     # TimescaleDB takes a condition on the column only in the column type's default btree operators: the
     # SQL Server order's #>=# and #<# are not, so nothing but the decoder excludes chunks.
     comb("sqlserver", ("OPERATOR(ids.#>=#)", "OPERATOR(ids.#<#)"), bounds_read=(4, 4)),
+    # legacy: SQL Server order, SQL Server datetime clock (1/300 s); postgresql_sqldatetime: that clock in
+    # PostgreSQL order; binary: comb_in_range is not rewritten for it, so only the decoder excludes.
+    comb("legacy", ("OPERATOR(ids.#>=#)", "OPERATOR(ids.#<#)"), bounds_read=(4, 4)),
+    comb("postgresql_sqldatetime"),
+    comb("binary", None, bounds_read=(4, 4)),
     dict(name="muid", type="uuid", default="ids.muid_new()",
          at="ids.muid_pack(t, 77::bigint, 0)", decode="ids.muid_timestamp({x})",
          hypertable="by_range('id', interval '1 day', partition_func => 'idpart.muid_time')",
@@ -325,7 +337,7 @@ def main():
         print("\nchunks read by one day's query (constraint_exclusion on / off):")
         for fam in FAMILIES:
             for form, (on, off) in fam.get("results", {}).items():
-                print(f"  {fam['name']:16} {form:18} {on} / {off}")
+                print(f"  {fam['name']:28} {form:18} {on} / {off}")
     if failures:
         print(f"\n{len(failures)} check(s) failed")
         sys.exit(1)
