@@ -41,30 +41,18 @@ def check(ok, what):
 # One-argument decoders for create_hypertable's partition_func, which calls the function with the column
 # alone (comb_timestamp takes the format as a second argument) and looks it up by name only: comb_ext's
 # decoders all have a text twin of the same name (sql/finalize.sql), which TimescaleDB refuses as "more than
-# one function named". SQL-standard bodies, inlined by the planner,
-# so a chunk's CHECK constraint reads as ids.comb_timestamp(id, format) and a WHERE clause on that
-# expression meets it (constraint exclusion).
-WRAPPERS = """
-CREATE SCHEMA IF NOT EXISTS idpart;
-CREATE OR REPLACE FUNCTION idpart.comb_time_postgresql(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'postgresql'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_time_uuidv7(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'uuidv7'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_time_sqlserver(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'sqlserver'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_time_legacy(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'legacy'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_time_postgresql_sqldatetime(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'postgresql_sqldatetime'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_time_binary(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.comb_timestamp(id, 'binary'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.muid_time(id uuid) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.muid_timestamp(id);
-CREATE OR REPLACE FUNCTION idpart.uid8_time(id bigint) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.uid8_timestamp(id);
-CREATE OR REPLACE FUNCTION idpart.sno_time(id ids.sno) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN ids.sno_time(id);
+# one function named". SQL-standard bodies, inlined by the planner, so a chunk's CHECK constraint reads as
+# ids.comb_timestamp(id, format) and a WHERE clause on that expression meets it (constraint exclusion).
+COMB_FORMATS = ["postgresql", "uuidv7", "sqlserver", "legacy", "postgresql_sqldatetime", "binary"]
+WRAPPER = """CREATE OR REPLACE FUNCTION idpart.{name}(id {type}) RETURNS timestamptz
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN {body};
 """
+WRAPPERS = "CREATE SCHEMA IF NOT EXISTS idpart;\n" + "".join(
+    [WRAPPER.format(name=f"comb_time_{f}", type="uuid", body=f"ids.comb_timestamp(id, '{f}'::ids.comb_format)")
+     for f in COMB_FORMATS]
+    + [WRAPPER.format(name="muid_time", type="uuid", body="ids.muid_timestamp(id)"),
+       WRAPPER.format(name="uid8_time", type="bigint", body="ids.uid8_timestamp(id)"),
+       WRAPPER.format(name="sno_time", type="ids.sno", body="ids.sno_time(id)")])
 
 
 def comb(fmt, floor_ops=(">=", "<"), bounds_read=(1, 1)):
