@@ -11,7 +11,10 @@ partitioning (an interval counted in ids) for uid8 time_sequential too. Then, pe
 2. EXPLAIN of one day, in each form the docs give (comb_in_range, the floor bounds, the decoder in the
    WHERE clause): which chunks are read, with PostgreSQL's constraint_exclusion on and off (off: only
    TimescaleDB's own exclusion is left), and the count, which must be the day's 1,440 rows every time.
-3. What TimescaleDB does with a strict `id < c` whose c is not the smallest id of its instant (below).
+
+Then what TimescaleDB's exclusion does with constants it decodes through the partition_func, pinned as seen
+(each function below says why): `id < c` and `id >= c` for a c in a chunk's first instant that is not its
+smallest id; uid8 bounds given as constants, ids or not; constants the decoder refuses.
 
 Wired into no test command yet: this is the groundwork. Prints what it finds (docs/partitioning.md quotes
 it) and exits 1 when a check fails.
