@@ -5,6 +5,7 @@
 #   bash scripts/pg.sh available      the majors whose pg_config is there now, one a line
 #   bash scripts/pg.sh pgrx-init      point cargo pgrx at every available major (downloads nothing)
 #   bash scripts/pg.sh fetch NN       (internal) only download, verify and unpack NN's source; print its directory
+#   bash scripts/pg.sh mirror         (internal) the Debian mirror apt uses here (scripts/partman.sh fetches from it too)
 # Sources are the upstream tarballs inside Debian's own source packages (13 from bullseye, 17 from trixie, 18 from
 # sid): postgresql-NN_VERSION.orig.tar.bz2, fetched by URL from the pool of the mirror this machine's apt already
 # uses, for a pinned point release checked against its SHA-256 (RELEASES below). Not through the suite index:
@@ -79,10 +80,7 @@ fetch_source() {
     while read -r version sha <&3; do
         file="$dir/postgresql-${major}_$version.orig.tar.bz2"
         log="$dir/download-$version.log"
-        # apt's own downloader (the machine's apt proxy settings apply) refuses a file whose SHA-256 differs;
-        # sha256sum checks again in case an old apt-helper ignored the hash.
-        if /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$pool/${file##*/}" "$file" "SHA256:$sha" \
-            >"$log" 2>&1 && echo "$sha  $file" | sha256sum -c --status; then
+        if reason=$(pool_download "$pool/${file##*/}" "$file" "$sha" "$log"); then
             tar -xjf "$file" -C "$dir"
             [ -f "$dir/postgresql-$version/configure" ] ||
                 { echo "${file##*/} unpacked no postgresql-$version/configure" >&2; return 1; }
@@ -90,9 +88,7 @@ fetch_source() {
             echo "$version $dir/postgresql-$version"
             return
         fi
-        reason=$(sed -n 's/^E: Failed to fetch [^ ]* *//p' "$log" | sed 's/ *\[IP:.*//' | tr -s ' ' | head -n1)
-        tried+="${tried:+, }$version (${reason:-SHA-256 differs from the pinned one})"
-        rm -f "$file" "$file.FAILED"
+        tried+="${tried:+, }$version ($reason)"
     done 3< <(releases_of "$major")
     echo "no pinned PostgreSQL $major release could be fetched from $pool/: $tried. Logs in $dir." >&2
     echo "Pin a release the pool has, with the SHA-256 of its orig.tar.bz2, in RELEASES in $0." >&2
@@ -146,6 +142,7 @@ build() {
 case ${1:-} in
     build) build "${2:?major}" ;;
     fetch) check_major "${2:?major}" && fetch_source "$2" ;;
+    mirror) debian_mirror ;;
     pg_config)
         p=$(pg_config_of "${2:?major}")
         if [ "$2" = 15 ]; then [ -x "$p" ]; else cached_version "$2" >/dev/null; fi || exit 1
@@ -162,5 +159,5 @@ case ${1:-} in
             say "cargo pgrx init ${args[*]}"
             cargo pgrx init "${args[@]}"
         fi ;;
-    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,13p' "$0" >&2; exit 2 ;;
 esac

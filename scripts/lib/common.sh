@@ -80,6 +80,22 @@ cluster_psql() {
     "$PGBIN/psql" -X -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres "$@"
 }
 
+# pool_download URL FILE SHA256 LOG: fetch a pinned file from the Debian pool with apt's own downloader (the
+# machine's apt proxy settings apply), which refuses a file whose SHA-256 differs; sha256sum checks again in case
+# an old apt-helper ignored the hash. On failure FILE is removed and one phrase says why (apt's error, or the
+# checksum); the whole output is in LOG.
+pool_download() {
+    local url=$1 file=$2 sha=$3 log=$4 reason
+    if /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$url" "$file" "SHA256:$sha" >"$log" 2>&1 &&
+        echo "$sha  $file" | sha256sum -c --status; then
+        return 0
+    fi
+    reason=$(sed -n 's/^E: Failed to fetch [^ ]* *//p' "$log" | sed 's/ *\[IP:.*//' | tr -s ' ' | head -n1)
+    echo "${reason:-SHA-256 differs from the pinned one}"
+    rm -f "$file" "$file.FAILED"
+    return 1
+}
+
 # Benchmarks: install what is missing and a release build of comb_ext, then start a fresh
 # cluster in DIR on PORT (further arguments are postgresql.conf lines), stopped when the script exits.
 bench_cluster() {
