@@ -4,7 +4,9 @@
 -- (comb_ext/identity replaces 0.5.0's comb_ext/origin; docs/guarantees.md). The short text forms:
 -- comb_text/comb_parse, typeid_text/typeid_parse/typeid_prefix, uid8_text/uid8_parse
 -- (docs/ids-that-do-not-tell-their-age.md). Keyed masking: comb_mask/comb_unmask, muid_mask/muid_unmask,
--- sno_mask/sno_unmask, uid8_mask/uid8_unmask (the same page). Then:
+-- sno_mask/sno_unmask, uid8_mask/uid8_unmask (the same page). One-argument bounds and decoders for
+-- partitioning tools: comb_floor_<format>, comb_timestamp_<format>, muid_floor, uid8_floor
+-- (docs/partitioning.md). Then:
 -- untyped literals resolve to the extension's own functions whatever else is on the search_path
 -- (docs/guarantees.md#names-on-the-search_path): the text twins of the functions with an enum
 -- argument, then the overloads for literals, made by the same block as a fresh install's finalize.sql
@@ -430,6 +432,134 @@ STRICT STABLE PARALLEL SAFE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'uid8_unmask_key_id_wrapper';
 
+-- One-argument bounds and decoders for partitioning tools (docs/partitioning.md): comb_floor_<format>,
+-- comb_timestamp_<format>, muid_floor, uid8_floor.
+CREATE FUNCTION "comb_floor_postgresql"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_postgresql_wrapper';
+
+CREATE FUNCTION "comb_timestamp_postgresql"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_postgresql_wrapper';
+
+CREATE FUNCTION "comb_floor_sqlserver"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_sqlserver_wrapper';
+
+CREATE FUNCTION "comb_timestamp_sqlserver"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_sqlserver_wrapper';
+
+CREATE FUNCTION "comb_floor_legacy"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_legacy_wrapper';
+
+CREATE FUNCTION "comb_timestamp_legacy"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_legacy_wrapper';
+
+CREATE FUNCTION "comb_floor_binary"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_binary_wrapper';
+
+CREATE FUNCTION "comb_timestamp_binary"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_binary_wrapper';
+
+CREATE FUNCTION "comb_floor_postgresql_sqldatetime"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_postgresql_sqldatetime_wrapper';
+
+CREATE FUNCTION "comb_timestamp_postgresql_sqldatetime"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_postgresql_sqldatetime_wrapper';
+
+CREATE FUNCTION "comb_floor_binary_sqldatetime"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_binary_sqldatetime_wrapper';
+
+CREATE FUNCTION "comb_timestamp_binary_sqldatetime"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_binary_sqldatetime_wrapper';
+
+CREATE FUNCTION "comb_floor_ticks"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_ticks_wrapper';
+
+CREATE FUNCTION "comb_timestamp_ticks"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_ticks_wrapper';
+
+CREATE FUNCTION "comb_floor_uuidv7"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_floor_uuidv7_wrapper';
+
+CREATE FUNCTION "comb_timestamp_uuidv7"(
+	"id" uuid
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_uuidv7_wrapper';
+
+CREATE FUNCTION "muid_floor"(
+	"ts" timestamp with time zone
+) RETURNS uuid
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'muid_floor_wrapper';
+
+CREATE FUNCTION "uid8_floor"(
+	"ts" timestamp with time zone
+) RETURNS bigint
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uid8_floor_wrapper';
+
 COMMENT ON FUNCTION comb_ext_identity() IS
   'The settings that set this server''s ids apart (sno partition, medallion, uid8 cluster id), and whether the generator using each refuses until it is set to another value, after a copy of the data directory, a pg_upgrade or a promotion; records where the data directory runs';
 -- Where this server runs, so that a copy made before any generator has run is recognised.
@@ -537,6 +667,42 @@ COMMENT ON FUNCTION uid8_mask(bigint, bytea) IS 'uid8_mask under a key given as 
 COMMENT ON FUNCTION uid8_unmask(bigint) IS 'The bigint a masked bigint stands for, under the default key of comb_ext.mask_key';
 COMMENT ON FUNCTION uid8_unmask(bigint, integer) IS 'uid8_unmask under the key with this key id in comb_ext.mask_key';
 COMMENT ON FUNCTION uid8_unmask(bigint, bytea) IS 'uid8_unmask under a key given as 16 bytes: immutable';
+COMMENT ON FUNCTION comb_floor_postgresql(timestamptz) IS
+  'comb_floor(ts, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_postgresql(uuid) IS
+  'comb_timestamp(id, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_sqlserver(timestamptz) IS
+  'comb_floor(ts, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_sqlserver(uuid) IS
+  'comb_timestamp(id, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_legacy(timestamptz) IS
+  'comb_floor(ts, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_legacy(uuid) IS
+  'comb_timestamp(id, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_binary(timestamptz) IS
+  'comb_floor(ts, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_binary(uuid) IS
+  'comb_timestamp(id, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_postgresql_sqldatetime(timestamptz) IS
+  'comb_floor(ts, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_postgresql_sqldatetime(uuid) IS
+  'comb_timestamp(id, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_binary_sqldatetime(timestamptz) IS
+  'comb_floor(ts, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_binary_sqldatetime(uuid) IS
+  'comb_timestamp(id, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_ticks(timestamptz) IS
+  'comb_floor(ts, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_ticks(uuid) IS
+  'comb_timestamp(id, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_uuidv7(timestamptz) IS
+  'comb_floor(ts, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid) IS
+  'comb_timestamp(id, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION muid_floor(timestamptz) IS
+  'Smallest muid whose muid_timestamp is at or after the time (medallion and offset 0): a range-scan and partition bound, pg_partman''s p_time_encoder';
+COMMENT ON FUNCTION uid8_floor(timestamptz) IS
+  'Range bound of time_sequential uid8s: ms << 22 of the first millisecond at or after the time (not an id; a UTC midnight''s is a multiple of a day of ids, 86400000 << 22, where integer partitioning starts a partition)';
 
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted

@@ -20,6 +20,38 @@ COMMENT ON FUNCTION comb_timestamp(uuid, comb_format) IS
   'The time embedded in a COMB: the first microsecond of its clock unit (for uuidv7 the millisecond, as uuid_extract_timestamp; a uuid that is not version 7 is an error)';
 COMMENT ON FUNCTION comb_floor(timestamptz, comb_format) IS
   'Smallest uuid, in the format''s order, whose comb_timestamp is at or after the time: a range-scan bound';
+COMMENT ON FUNCTION comb_floor_postgresql(timestamptz) IS
+  'comb_floor(ts, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_postgresql(uuid) IS
+  'comb_timestamp(id, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_sqlserver(timestamptz) IS
+  'comb_floor(ts, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_sqlserver(uuid) IS
+  'comb_timestamp(id, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_legacy(timestamptz) IS
+  'comb_floor(ts, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_legacy(uuid) IS
+  'comb_timestamp(id, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_binary(timestamptz) IS
+  'comb_floor(ts, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_binary(uuid) IS
+  'comb_timestamp(id, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_postgresql_sqldatetime(timestamptz) IS
+  'comb_floor(ts, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_postgresql_sqldatetime(uuid) IS
+  'comb_timestamp(id, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_binary_sqldatetime(timestamptz) IS
+  'comb_floor(ts, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_binary_sqldatetime(uuid) IS
+  'comb_timestamp(id, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_ticks(timestamptz) IS
+  'comb_floor(ts, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_ticks(uuid) IS
+  'comb_timestamp(id, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_floor_uuidv7(timestamptz) IS
+  'comb_floor(ts, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
+COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid) IS
+  'comb_timestamp(id, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_is_ticks(uuid) IS
   'Seed 001''s IsComb check: true when the high nibble of string byte 7 (.NET byte 6) is 0xC';
 COMMENT ON FUNCTION comb_range_bound(timestamptz, comb_format) IS
@@ -108,6 +140,8 @@ COMMENT ON FUNCTION muid_pack(timestamptz, bigint, integer) IS
   'Gink muid with the time given as timestamptz (1970 to 2112-09-17; infinity is the -1 sentinel)';
 COMMENT ON FUNCTION muid_unpack(uuid) IS 'The three fields of a muid: timestamp (µs since 1970, -1 for the sentinel), medallion, offset';
 COMMENT ON FUNCTION muid_timestamp(uuid) IS 'The time of a muid (µs); the -1 sentinel is infinity';
+COMMENT ON FUNCTION muid_floor(timestamptz) IS
+  'Smallest muid whose muid_timestamp is at or after the time (medallion and offset 0): a range-scan and partition bound, pg_partman''s p_time_encoder';
 COMMENT ON FUNCTION muid_timestamp_us(uuid) IS 'The timestamp field of a muid as Gink''s integer: µs since 1970, or -1 for the sentinel';
 COMMENT ON FUNCTION muid_medallion(uuid) IS 'The medallion (node) of a muid, or -1 for the sentinel';
 COMMENT ON FUNCTION muid_offset(uuid) IS 'The offset of a muid (signed 32 bits)';
@@ -120,6 +154,8 @@ COMMENT ON TYPE uid8_mode IS
 COMMENT ON FUNCTION uid8_new(uid8_mode) IS
   'New 8-byte unique ID as bigint: wall-clock ms, up to 64 per ms, this session''s generator id (claimed on first use, held until the session ends), cluster id from comb_ext.uid8_cluster_id';
 COMMENT ON FUNCTION uid8_timestamp(bigint) IS 'The time of an 8-byte unique ID (ms)';
+COMMENT ON FUNCTION uid8_floor(timestamptz) IS
+  'Range bound of time_sequential uid8s: ms << 22 of the first millisecond at or after the time (not an id; a UTC midnight''s is a multiple of a day of ids, 86400000 << 22, where integer partitioning starts a partition)';
 COMMENT ON FUNCTION uid8_sequence(bigint) IS 'The sequence number (0-63) of an 8-byte unique ID';
 COMMENT ON FUNCTION uid8_generator(bigint) IS 'The generator id (0-2047) of an 8-byte unique ID';
 COMMENT ON FUNCTION uid8_cluster(bigint) IS 'The cluster id (0-15) of an 8-byte unique ID';

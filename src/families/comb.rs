@@ -302,40 +302,68 @@ fn stamp(base: Uuid, ts: TimestampWithTimeZone, format: Format) -> Uuid {
 /// The time embedded in a COMB.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> TimestampWithTimeZone {
-    timestamp_of(id, format.into())
+    timestamp_of("comb_timestamp", id, format.into())
 }
 
 /// `comb_timestamp(id, format)` with the format as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp", support = comb_ext_text_twin_support)]
 fn comb_timestamp_named(id: Uuid, format: LabelArg<Format>) -> TimestampWithTimeZone {
-    timestamp_of(id, format.into())
+    timestamp_of("comb_timestamp", id, format.into())
 }
 
-fn timestamp_of(id: Uuid, format: Format) -> TimestampWithTimeZone {
+fn timestamp_of(function: &str, id: Uuid, format: Format) -> TimestampWithTimeZone {
     match layout::timestamp(&id, format) {
         Ok(us) => timestamptz::from_unix_us(us),
-        Err(error) => decode_error("comb_timestamp", id, format, error),
+        Err(error) => decode_error(function, id, format, error),
     }
 }
 
 /// The smallest COMB, in the format's order, whose `comb_timestamp` is at or after `ts`.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_floor(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    floor(ts, format.into())
+    floor("comb_floor", ts, format.into())
 }
 
 /// `comb_floor(ts, format)` with the format as text.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_floor", support = comb_ext_text_twin_support)]
 fn comb_floor_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
-    floor(ts, format.into())
+    floor("comb_floor", ts, format.into())
 }
 
-fn floor(ts: TimestampWithTimeZone, format: Format) -> Uuid {
-    let us = unix_us("comb_floor", ts, format);
+fn floor(function: &str, ts: TimestampWithTimeZone, format: Format) -> Uuid {
+    let us = unix_us(function, ts, format);
     match layout::floor(us, format) {
         Ok(id) => Uuid::from_bytes(id),
-        Err(error) => report("comb_floor", format, error),
+        Err(error) => report(function, format, error),
     }
+}
+
+/// `comb_floor` and `comb_timestamp` of one format, under names of their own with one argument: tools
+/// that take a function by name and pass it one value, with no format, call these (pg_partman's
+/// `p_time_encoder`/`p_time_decoder`, TimescaleDB's `partition_func`; docs/partitioning.md).
+macro_rules! per_format {
+    ($($format:ident: $floor:ident, $timestamp:ident;)*) => {$(
+        #[pg_extern(immutable, strict, parallel_safe)]
+        fn $floor(ts: TimestampWithTimeZone) -> Uuid {
+            floor(stringify!($floor), ts, Format::$format)
+        }
+
+        #[pg_extern(immutable, strict, parallel_safe)]
+        fn $timestamp(id: Uuid) -> TimestampWithTimeZone {
+            timestamp_of(stringify!($timestamp), id, Format::$format)
+        }
+    )*};
+}
+
+per_format! {
+    PostgreSql: comb_floor_postgresql, comb_timestamp_postgresql;
+    SqlServer: comb_floor_sqlserver, comb_timestamp_sqlserver;
+    Legacy: comb_floor_legacy, comb_timestamp_legacy;
+    Binary: comb_floor_binary, comb_timestamp_binary;
+    PostgreSqlSqlDateTime: comb_floor_postgresql_sqldatetime, comb_timestamp_postgresql_sqldatetime;
+    BinarySqlDateTime: comb_floor_binary_sqldatetime, comb_timestamp_binary_sqldatetime;
+    Ticks: comb_floor_ticks, comb_timestamp_ticks;
+    UuidV7: comb_floor_uuidv7, comb_timestamp_uuidv7;
 }
 
 /// Seed 001's `IsComb` marker check.

@@ -159,6 +159,15 @@ fn muid_pack_time(timestamp: TimestampWithTimeZone, medallion: i64, offset: defa
     }
 }
 
+/// The smallest muid whose `muid_timestamp` is at or after `ts`, for range and partition bounds
+/// (`id >= muid_floor(lower) AND id < muid_floor(upper)`; pg_partman's `p_time_encoder`). Never an
+/// error: before 1970 it is the smallest muid, past the last µs the first of the 'infinity' sentinel.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn muid_floor(ts: TimestampWithTimeZone) -> Uuid {
+    let us = if ts.is_neg_infinity() { Some(i64::MIN) } else { timestamptz::unix_us(ts) };
+    Uuid::from_bytes(layout::floor(us))
+}
+
 /// The timestamp field as Gink's integer: µs since 1970, or -1 for the sentinel.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn muid_timestamp_us(id: Uuid) -> i64 {

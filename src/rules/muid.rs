@@ -71,6 +71,18 @@ fn field_value(bits: u64, all: u64) -> i64 {
     }
 }
 
+/// The smallest muid whose time is at or after `unix_us` (None: +infinity), for range bounds and
+/// partition bounds: medallion and offset 0 under the time. Total: a time before 1970 gives the
+/// smallest muid, and one past the last µs gives the smallest muid of Gink's sentinel time, which
+/// `muid_timestamp` reads as 'infinity'.
+pub fn floor(unix_us: Option<i64>) -> [u8; 16] {
+    let timestamp = match unix_us {
+        Some(us) if us < TIMESTAMP_MAX => us.max(0),
+        _ => -1,
+    };
+    Muid { timestamp, medallion: 0, offset: 0 }.pack().expect("0..TIMESTAMP_MAX or -1 packs")
+}
+
 impl Muid {
     /// The 16 bytes, or the field that is out of range.
     pub fn pack(&self) -> Result<[u8; 16], Field> {
@@ -315,6 +327,24 @@ impl high_water::Persisted for Timeline {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn floor_is_the_smallest_muid_of_its_time_and_below_every_later_one() {
+        let unpack = |us| Muid::unpack(&floor(us));
+        let at_time = |timestamp| Muid { timestamp, medallion: 0, offset: 0 };
+        assert_eq!(unpack(Some(1_795_564_800_000_000)), at_time(1_795_564_800_000_000));
+        assert_eq!(floor(Some(-5)), [0; 16]);
+        assert_eq!(floor(Some(0)), [0; 16]);
+        assert_eq!(unpack(Some(TIMESTAMP_MAX - 1)).timestamp, TIMESTAMP_MAX - 1);
+        // Past the last µs and +infinity: the sentinel time, medallion and offset 0.
+        assert_eq!(unpack(Some(TIMESTAMP_MAX)), Muid { timestamp: -1, medallion: 0, offset: 0 });
+        assert_eq!(floor(None), floor(Some(i64::MAX)));
+        // Byte order: every muid of an earlier µs is below the floor, every one of its µs at or above.
+        let at = 1_795_564_800_123_456;
+        let last_before = Muid { timestamp: at - 1, medallion: MEDALLION_MAX, offset: -1 }.pack().unwrap();
+        assert!(last_before < floor(Some(at)));
+        assert!(Muid { timestamp: at, medallion: 0, offset: 1 }.pack().unwrap() > floor(Some(at)));
+    }
 
     #[test]
     fn marks_outside_the_format_or_a_day_past_the_clock_are_refused() {

@@ -85,6 +85,22 @@ impl Parts {
     }
 }
 
+/// The last millisecond whose `time_sequential` ids are positive: from 2^41 ms (2039-09-07
+/// 15:47:35.552 UTC) `ts << 22` sets the sign bit, and bigint order stops being time order.
+pub const TIME_SEQUENTIAL_ORDERED_MS_MAX: i64 = (1 << 41) - 1;
+/// `TIME_SEQUENTIAL_ORDERED_MS_MAX` as a time, for messages.
+pub const TIME_SEQUENTIAL_ORDERED_LAST: &str = "2039-09-07 15:47:35.551 UTC";
+
+/// The range bound of `time_sequential` ids at `unix_us`: `ms << 22` for the first millisecond at or
+/// after it, every id of an earlier millisecond below it and every id of its own or a later one at
+/// or above (their mode bit, 4096, is set). It is not an id: a day's bound is a multiple of a day
+/// of ids (86,400,000 << 22), where integer partitioning puts its boundaries. A time before 1970
+/// gives 0; None past the last ordered millisecond.
+pub fn time_sequential_floor(unix_us: i64) -> Option<i64> {
+    let ms = (unix_us.max(0) as u64).div_ceil(1000) as i64;
+    (ms <= TIME_SEQUENTIAL_ORDERED_MS_MAX).then_some(ms << TIMESTAMP_SHIFT)
+}
+
 /// The lock key that claims `generator` of `cluster`: the cluster id above the 11 generator bits, so
 /// every (cluster, generator) pair has its own key.
 pub fn claim_key(cluster: i32, generator: i32) -> u32 {
@@ -390,6 +406,30 @@ impl high_water::Persisted for Reservation {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn time_sequential_floor_bounds_the_ids_of_earlier_and_later_milliseconds() {
+        let id = |ms, sequence, generator, cluster| {
+            Parts { timestamp_ms: ms, sequence, generator, cluster, mode: Mode::TimeSequential }.encode().unwrap()
+        };
+        let day = 86_400_000_i64;
+        let midnight = 20_784 * day; // 2026-11-27
+        assert_eq!(time_sequential_floor(midnight * 1000), Some(midnight << 22));
+        assert_eq!((midnight << 22) % (day << 22), 0);
+        assert_eq!(time_sequential_floor(midnight * 1000 + 1), Some((midnight + 1) << 22));
+        assert_eq!(time_sequential_floor(-1), Some(0));
+        assert!(id(midnight - 1, SEQUENCE_MAX, GENERATOR_MAX, CLUSTER_MAX) < (midnight << 22));
+        assert!(id(midnight, 0, 0, 0) >= (midnight << 22));
+        assert_eq!(id(midnight, 0, 0, 0), (midnight << 22) + 4096);
+        let last = TIME_SEQUENTIAL_ORDERED_MS_MAX;
+        assert_eq!(time_sequential_floor(last * 1000), Some(last << 22));
+        assert!(time_sequential_floor(last * 1000) > Some(0));
+        assert_eq!(time_sequential_floor(last * 1000 + 1), None);
+        assert_eq!(time_sequential_floor(i64::MAX), None);
+        // 2039-09-07 is day 25,451 since 1970; 15:47:35.551 is 56,855,551 ms into it.
+        assert_eq!(TIME_SEQUENTIAL_ORDERED_LAST, "2039-09-07 15:47:35.551 UTC");
+        assert_eq!(25_451 * day + 56_855_551, last);
+    }
+
     #[test]
     fn marks_outside_the_format_or_a_day_past_the_clock_are_refused() {
         use high_water::Persisted;
