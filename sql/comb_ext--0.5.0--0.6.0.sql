@@ -702,7 +702,7 @@ COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid) IS
 COMMENT ON FUNCTION muid_floor(timestamptz) IS
   'Smallest muid whose muid_timestamp is at or after the time (medallion and offset 0): a range-scan and partition bound, pg_partman''s p_time_encoder';
 COMMENT ON FUNCTION uid8_floor(timestamptz) IS
-  'Range bound of time_sequential uid8s: ms << 22 of the first millisecond at or after the time (not an id; a UTC midnight''s is a multiple of a day of ids, 86400000 << 22, where integer partitioning starts a partition)';
+  'Smallest time_sequential uid8 whose uid8_timestamp is at or after the time (sequence, generator and cluster 0): a range-scan and partition bound';
 
 -- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
 -- a call over every function of that name on the search_path, wherever it stands there: a quoted

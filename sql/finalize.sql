@@ -155,7 +155,7 @@ COMMENT ON FUNCTION uid8_new(uid8_mode) IS
   'New 8-byte unique ID as bigint: wall-clock ms, up to 64 per ms, this session''s generator id (claimed on first use, held until the session ends), cluster id from comb_ext.uid8_cluster_id';
 COMMENT ON FUNCTION uid8_timestamp(bigint) IS 'The time of an 8-byte unique ID (ms)';
 COMMENT ON FUNCTION uid8_floor(timestamptz) IS
-  'Range bound of time_sequential uid8s: ms << 22 of the first millisecond at or after the time (not an id; a UTC midnight''s is a multiple of a day of ids, 86400000 << 22, where integer partitioning starts a partition)';
+  'Smallest time_sequential uid8 whose uid8_timestamp is at or after the time (sequence, generator and cluster 0): a range-scan and partition bound';
 COMMENT ON FUNCTION uid8_sequence(bigint) IS 'The sequence number (0-63) of an 8-byte unique ID';
 COMMENT ON FUNCTION uid8_generator(bigint) IS 'The generator id (0-2047) of an 8-byte unique ID';
 COMMENT ON FUNCTION uid8_cluster(bigint) IS 'The cluster id (0-15) of an 8-byte unique ID';

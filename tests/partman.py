@@ -39,31 +39,6 @@ def check(ok, what):
         failures.append(what)
 
 
-# Wrappers in the signatures pg_partman calls (encoder: one argument, from an untyped literal of a
-# timestamptz; decoder: one text argument), for what comb_ext has no one-argument function for yet.
-# SQL-standard bodies: every name is resolved when the function is created, none at run time.
-WRAPPERS = """
-CREATE SCHEMA IF NOT EXISTS idpart;
-CREATE OR REPLACE FUNCTION idpart.muid_floor(ts timestamptz) RETURNS uuid
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ids.muid_pack(ts, 0::bigint, 0);
-CREATE OR REPLACE FUNCTION idpart.comb_floor_uuidv7(ts timestamptz) RETURNS uuid
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ids.comb_floor(ts, 'uuidv7'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_floor_sqldatetime(ts timestamptz) RETURNS uuid
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ids.comb_floor(ts, 'postgresql_sqldatetime'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_timestamp_sqldatetime(id text) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ids.comb_timestamp(id::uuid, 'postgresql_sqldatetime'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_floor_sqlserver(ts timestamptz) RETURNS uuid
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ids.comb_floor(ts, 'sqlserver'::ids.comb_format);
-CREATE OR REPLACE FUNCTION idpart.comb_timestamp_sqlserver(id text) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ids.comb_timestamp(id::uuid, 'sqlserver'::ids.comb_format);
-"""
-
 # name: the table; type/key: the column and the partition key; default: the generator; at: an id
 # made at time `t` (a column of generate_series); decode: the time of an id written as text `{x}`
 # (decode_bound: of a partition bound, when that differs);
@@ -78,48 +53,64 @@ FAMILIES = [
          day_range=COMB_RANGE.replace("{fmt}", "postgresql")),
     dict(name="comb_pg", type="uuid", key="id", default="ids.comb_uuid()",
          at="ids.comb_uuid(t)", decode="ids.comb_timestamp({x}::uuid)", how="encoder",
-         enc="ids.comb_floor", dec="ids.comb_timestamp",
+         enc="ids.comb_floor_postgresql", dec="ids.comb_timestamp_postgresql",
          day_range=COMB_RANGE.replace("{fmt}", "postgresql")),
     dict(name="comb_v7", type="uuid", key="id", default="ids.comb_uuid('uuidv7')",
          at="ids.comb_uuid(t, 'uuidv7')", decode="ids.comb_timestamp({x}::uuid, 'uuidv7')",
          # Bounds from the postgresql format's floor (not v7s: the same milliseconds, but below
          # comb_in_range's uuidv7 bounds, so a day's range reaches into the next child).
          decode_bound="ids.comb_timestamp({x}::uuid)", how="encoder",
-         enc="ids.comb_floor", dec="ids.comb_timestamp", expect_scans=2,
+         enc="ids.comb_floor_postgresql", dec="ids.comb_timestamp_postgresql", expect_scans=2,
          day_range=COMB_RANGE.replace("{fmt}", "uuidv7")),
     dict(name="comb_v7_floor", type="uuid", key="id", default="ids.comb_uuid('uuidv7')",
          at="ids.comb_uuid(t, 'uuidv7')", decode="ids.comb_timestamp({x}::uuid, 'uuidv7')",
          how="encoder",
-         enc="idpart.comb_floor_uuidv7", dec="ids.comb_timestamp",
+         enc="ids.comb_floor_uuidv7", dec="ids.comb_timestamp_uuidv7",
          day_range=COMB_RANGE.replace("{fmt}", "uuidv7")),
     dict(name="comb_sqldatetime", type="uuid", key="id", default="ids.comb_uuid('postgresql_sqldatetime')",
          at="ids.comb_uuid(t, 'postgresql_sqldatetime')",
          decode="ids.comb_timestamp({x}::uuid, 'postgresql_sqldatetime')", how="encoder",
-         enc="idpart.comb_floor_sqldatetime", dec="idpart.comb_timestamp_sqldatetime",
+         enc="ids.comb_floor_postgresql_sqldatetime", dec="ids.comb_timestamp_postgresql_sqldatetime",
          day_range=COMB_RANGE.replace("{fmt}", "postgresql_sqldatetime")),
     dict(name="comb_sqlserver", type="uuid", key="id ids.uuid_sqlserver_ops", default="ids.comb_uuid('sqlserver')",
          at="ids.comb_uuid(t, 'sqlserver')", decode="ids.comb_timestamp({x}::uuid, 'sqlserver')", how="encoder",
-         enc="idpart.comb_floor_sqlserver", dec="idpart.comb_timestamp_sqlserver",
+         enc="ids.comb_floor_sqlserver", dec="ids.comb_timestamp_sqlserver",
          day_range=COMB_RANGE.replace("{fmt}", "sqlserver")),
+    dict(name="comb_legacy", type="uuid", key="id ids.uuid_sqlserver_ops", default="ids.comb_uuid('legacy')",
+         at="ids.comb_uuid(t, 'legacy')", decode="ids.comb_timestamp({x}::uuid, 'legacy')", how="encoder",
+         enc="ids.comb_floor_legacy", dec="ids.comb_timestamp_legacy",
+         day_range=COMB_RANGE.replace("{fmt}", "legacy")),
+    dict(name="comb_ticks", type="uuid", key="id ids.uuid_sqlserver_ops", default="ids.comb_uuid('ticks')",
+         at="ids.comb_uuid(t, 'ticks')", decode="ids.comb_timestamp({x}::uuid, 'ticks')", how="encoder",
+         enc="ids.comb_floor_ticks", dec="ids.comb_timestamp_ticks",
+         day_range=COMB_RANGE.replace("{fmt}", "ticks")),
     dict(name="muid", type="uuid", key="id", default="ids.muid_new()",
          at="ids.muid_pack(t, 77::bigint, 0)", decode="ids.muid_timestamp({x}::uuid)", how="encoder",
-         enc="idpart.muid_floor", dec="ids.muid_timestamp",
-         day_range="id >= idpart.muid_floor({lo}) AND id < idpart.muid_floor({hi})"),
+         enc="ids.muid_floor", dec="ids.muid_timestamp",
+         day_range="id >= ids.muid_floor({lo}) AND id < ids.muid_floor({hi})"),
     dict(name="uid8", type="bigint", key="id", default="ids.uid8_new('time_sequential')",
          at="ids.uid8_from_parts((extract(epoch FROM t) * 1000)::bigint, 0, 5, 0, 'time_sequential')",
          decode="ids.uid8_timestamp({x}::bigint)", how="id",
-         # Bounds are ms << 22: below every time_sequential id of that millisecond (their mode bit, 4096,
-         # is set) and above every id of the one before. Not ids themselves (without the mode bit a bound
-         # decodes as a 'spread' id), so read back as ms. pg_partman's integer partitioning makes them
-         # with an interval of a day of ids; p_offset_id 4096 (bounds that are ids) is ignored by
-         # partition_data_id, whose children then overlap the others' ranges.
-         bound="(extract(epoch FROM {t}) * 1000)::bigint << 22",
+         # pg_partman's integer partitioning, an interval of a day of ids: children start at its multiples,
+         # each UTC midnight's ms << 22 (not ids: below every id of that millisecond, whose mode bit, 4096,
+         # is set). p_start_partition is rounded down to one (pg_partman does), so uid8_floor serves; and
+         # p_offset_id must stay 0: partition_data_id ignores it and would make overlapping children.
+         # uid8_floor(hi) is the next day's first id, 4096 past its child's start: the plan reads that
+         # child too (an index probe that finds nothing) and the count is right.
+         bound="ids.uid8_floor({t})", expect_scans=2,
          decode_bound="to_timestamp(({x}::bigint >> 22) / 1000.0)",
-         day_range="id >= {lo} AND id < {hi}"),
+         day_range="id >= ids.uid8_floor({lo}) AND id < ids.uid8_floor({hi})"),
     dict(name="sno", type="ids.sno", key="id", default="ids.sno_new()",
          at="ids.sno_from_parts(t, 0, 9, 0)", decode="ids.sno_time({x}::ids.sno)", how="hand",
          # sno's operators live in comb_ext's schema: named with it, so no search_path is needed.
+         hand_bound="ids.sno_floor({t})", decode_bound="ids.sno_time({x}::ids.sno)",
          day_range="id OPERATOR(ids.>=) ids.sno_floor({lo}) AND id OPERATOR(ids.<) ids.sno_floor({hi})"),
+    # No btree order of a uuid is the binary formats' time order: partitioned by the decoded time, an
+    # expression (so no unique index: PostgreSQL refuses one whose key has an expression).
+    dict(name="comb_binary", type="uuid", key="ids.comb_timestamp_binary(id)", default="ids.comb_uuid('binary')",
+         at="ids.comb_uuid(t, 'binary')", decode="ids.comb_timestamp({x}::uuid, 'binary')", how="hand",
+         hand_bound="{t}", decode_bound="{x}::timestamptz", unique=False,
+         day_range="ids.comb_timestamp_binary(id) >= {lo} AND ids.comb_timestamp_binary(id) < {hi}"),
 ]
 conn = psycopg.connect(host=HOST, port=PORT, dbname=DB, user="postgres", autocommit=True,
                        options="-c TimeZone=UTC")
@@ -150,10 +141,6 @@ START = "date_trunc('day', now()) - interval '3 days'"
 PARTMAN_TEXT = q1("SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'pg_partman'")
 PARTMAN = tuple(int(part) for part in PARTMAN_TEXT.split("."))
 print(f"pg_partman {PARTMAN_TEXT}")
-q(WRAPPERS)
-# Their names were resolved when they were made: nothing is looked up on the search_path when they run.
-unparsed = q1("SELECT count(*) FROM pg_catalog.pg_proc WHERE pronamespace = 'idpart'::regnamespace AND prosqlbody IS NULL")
-check(unparsed == 0, f"the wrappers have SQL-standard bodies ({unparsed} without)")
 q("CREATE SCHEMA IF NOT EXISTS app")
 
 
@@ -211,17 +198,18 @@ def covering(f, ts):
                for (_c, lo, hi) in children(f["name"]))
 
 
-def hand_maintain(name, keep_days, ahead_days):
-    """The recipe for a table pg_partman cannot take (sno): one child a day from `keep_days` ago to
-    `ahead_days` ahead, children wholly older than that dropped. Bounds from sno_floor."""
+def hand_maintain(f, keep_days, ahead_days):
+    """The recipe for a table pg_partman cannot take (sno, binary COMBs): one child a day from `keep_days`
+    ago to `ahead_days` ahead, children wholly older than that dropped. Bounds from f's hand_bound."""
+    name, bound = f["name"], f["hand_bound"]
     for d in range(-keep_days, ahead_days + 1):
         day = f"date_trunc('day', now()) + interval '{d} days'"
         child = q1(f"SELECT 'app.{name}_p' || to_char({day}, 'YYYYMMDD')")
         if not q1("SELECT to_regclass(%s) IS NOT NULL", (child,)):
             q(f"""CREATE TABLE {child} PARTITION OF app.{name}
-                  FOR VALUES FROM (ids.sno_floor({day})) TO (ids.sno_floor({day} + interval '1 day'))""")
+                  FOR VALUES FROM ({bound.format(t=day)}) TO ({bound.format(t=day + " + interval '1 day'")})""")
     for (child, _lo, hi) in children(name):
-        if q1(f"SELECT ids.sno_time(%s::ids.sno) <= now() - interval '{keep_days} days'", (hi,)):
+        if q1(f"SELECT {f['decode_bound'].format(x='%s')} <= now() - interval '{keep_days} days'", (hi,)):
             q(f"DROP TABLE app.{child}")
 
 
@@ -235,7 +223,8 @@ for f in FAMILIES:
     q(f"CREATE TABLE app.{name} (id {f['type']} NOT NULL DEFAULT {f['default']}, note text)"
       f" PARTITION BY RANGE ({f['key']})")
     # A unique key, as tables keyed by these ids have: the partition key itself, in its own order.
-    q(f"CREATE UNIQUE INDEX {name}_id ON app.{name} ({f['key']})")
+    if f.get("unique", True):
+        q(f"CREATE UNIQUE INDEX {name}_id ON app.{name} ({f['key']})")
     notices.clear()
     if f["how"] == "encoder":
         err = attempt(f"""SELECT partman.create_parent(p_parent_table := 'app.{name}', p_control := 'id',
@@ -248,7 +237,7 @@ for f in FAMILIES:
     else:
         err = None
         q(f"CREATE TABLE app.{name}_default PARTITION OF app.{name} DEFAULT")
-        hand_maintain(name, 3, 3)
+        hand_maintain(f, 3, 3)
     check(err is None, f"{name}: partitioned ({f['how']}){'' if err is None else ': ' + err}")
     if err:
         continue
@@ -275,7 +264,7 @@ for f in FAMILIES:
     notices.clear()
     before = [c for c, _, _ in children(name)]
     if f["how"] == "hand":
-        hand_maintain(name, 2, 5)
+        hand_maintain(f, 2, 5)
         maint_err = None
     else:
         retention = "2 days" if f["how"] == "encoder" else str(2 * UID8_DAY)
@@ -310,8 +299,9 @@ for f in FAMILIES:
                                  WHERE {f['day_range'].format(lo=day, hi=day + " + interval '1 day'")}
                                  RETURNING *)
                   INSERT INTO {child} SELECT * FROM moved""")
+            bound = f["hand_bound"]
             q(f"""ALTER TABLE app.{name} ATTACH PARTITION {child}
-                  FOR VALUES FROM (ids.sno_floor({day})) TO (ids.sno_floor({day} + interval '1 day'))""")
+                  FOR VALUES FROM ({bound.format(t=day)}) TO ({bound.format(t=day + " + interval '1 day'")})""")
         r["partition_data_proc"] = "not applicable (hand-kept)"
     else:
         r["partition_data_proc"] = attempt(f"CALL partman.partition_data_proc('app.{name}')")
@@ -352,12 +342,8 @@ for f in FAMILIES:
     lo = "date_trunc('day', now()) - interval '1 day'"
     hi = "date_trunc('day', now())"
     # Constants, as an application passes them: the planner prunes at plan time.
-    if "bound" in f:
-        bounds = q(f"SELECT ({f['bound'].format(t=lo)})::text, ({f['bound'].format(t=hi)})::text")[0]
-        cond = f["day_range"].format(lo=bounds[0], hi=bounds[1])
-    else:
-        bounds = q(f"SELECT ({lo})::text, ({hi})::text")[0]
-        cond = f["day_range"].format(lo=f"'{bounds[0]}'::timestamptz", hi=f"'{bounds[1]}'::timestamptz")
+    bounds = q(f"SELECT ({lo})::text, ({hi})::text")[0]
+    cond = f["day_range"].format(lo=f"'{bounds[0]}'::timestamptz", hi=f"'{bounds[1]}'::timestamptz")
     plan = [row[0] for row in q(f"EXPLAIN (COSTS OFF) SELECT count(*) FROM app.{name} WHERE {cond}")]
     scans = sorted(relations(q1(f"EXPLAIN (COSTS OFF, FORMAT JSON) SELECT count(*) FROM app.{name} WHERE {cond}")))
     n = q1(f"SELECT count(*) FROM app.{name} WHERE {cond}")
@@ -366,6 +352,47 @@ for f in FAMILIES:
     want = f.get("expect_scans", 1)
     check(len(scans) == want and n == 1440,
           f"{name}: one day's range reads {len(scans)} child(ren) {scans} (expected {want}), counts {n} rows")
+
+# 5. The encoders and decoders resolve no name on the caller's search_path. Every overload of each one
+# the sets use is planted, with a counter, in a schema first on a session's search_path; that session
+# makes a new set and runs maintenance on every set. Control: an unqualified call there runs a plant.
+print("\n== names on the search_path", flush=True)
+used = sorted({f[k].split(".", 1)[1] for f in FAMILIES if f["how"] == "encoder" for k in ("enc", "dec")
+               if f[k].startswith("ids.")})
+q("DROP SCHEMA IF EXISTS plant CASCADE")
+q("CREATE SCHEMA plant")
+q("CREATE TABLE plant.calls (name text)")
+q("GRANT ALL ON SCHEMA plant TO PUBLIC")
+planted = []
+for fname in used:
+    for args, ret in q("""SELECT pg_catalog.pg_get_function_identity_arguments(p.oid), pg_catalog.format_type(p.prorettype, NULL)
+                          FROM pg_catalog.pg_proc p WHERE p.pronamespace = 'ids'::regnamespace AND p.proname = %s""", (fname,)):
+        q(f"""CREATE FUNCTION plant.{fname}({args}) RETURNS {ret} LANGUAGE plpgsql
+              AS $$BEGIN INSERT INTO plant.calls VALUES ('{fname}'); RETURN NULL; END$$""")
+        planted.append(f"{fname}({args})")
+print(f"        planted {len(planted)} overloads of {len(used)} functions: {', '.join(used)}")
+hostile = psycopg.connect(host=HOST, port=PORT, dbname=DB, user="postgres", autocommit=True,
+                          options="-c TimeZone=UTC -c search_path=plant,ids,partman,public")
+with hostile.cursor() as cur:
+    cur.execute("CREATE TABLE app.planted (id uuid NOT NULL DEFAULT ids.comb_uuid('uuidv7'), note text) PARTITION BY RANGE (id)")
+    cur.execute(f"""SELECT partman.create_parent(p_parent_table := 'app.planted', p_control := 'id', p_interval := '1 day',
+                    p_premake := 2, p_start_partition := ({START})::text,
+                    p_time_encoder := 'ids.comb_floor_uuidv7', p_time_decoder := 'ids.comb_timestamp_uuidv7')""")
+    cur.execute("INSERT INTO app.planted (note) SELECT 'default' FROM generate_series(1, 10)")
+    cur.execute("UPDATE partman.part_config SET premake = 4")
+    cur.execute("SELECT partman.run_maintenance()")
+    cur.execute("SELECT count(*) FROM partman.show_partitions('app.planted')")
+    planted_children = cur.fetchone()[0]
+    cur.execute("SELECT count(*) FROM ONLY app.planted_default")
+    planted_default = cur.fetchone()[0]
+    calls = q1("SELECT count(*) FROM plant.calls")
+    check(calls == 0 and planted_children >= 7 and planted_default == 0,
+          f"with {len(planted)} overloads planted first on the search_path, create_parent and run_maintenance of every"
+          f" set ran {calls} of them ({planted_children} children of the new set, {planted_default} rows in its default)")
+    cur.execute("SELECT comb_floor_uuidv7('2026-11-25 00:00:00+00')")
+    control = q1("SELECT count(*) FROM plant.calls")
+    check(control == 1, f"control: an unqualified call on that search_path runs the plant ({control} call)")
+hostile.close()
 
 print()
 if failures:

@@ -495,17 +495,16 @@ fn uid8_timestamp(id: i64) -> TimestampWithTimeZone {
     timestamptz::from_unix_us(Parts::decode(id).timestamp_ms * time::US_PER_MS)
 }
 
-/// The range bound of `time_sequential` ids at `ts`: `ms << 22` of the first millisecond at or
-/// after it (not itself an id), so `id >= uid8_floor(lower) AND id < uid8_floor(upper)` selects
-/// those ids by time, and a UTC midnight's bound is where integer partitioning by a day of ids
-/// (86,400,000 << 22) starts a partition. Before 1970: 0.
+/// The smallest `time_sequential` id whose `uid8_timestamp` is at or after `ts` (that of the first
+/// millisecond at or after it, sequence, generator and cluster 0), for range and partition bounds:
+/// `id >= uid8_floor(lower) AND id < uid8_floor(upper)`. Before 1970: the first id of 1970.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uid8_floor(ts: TimestampWithTimeZone) -> i64 {
     let us = if ts.is_neg_infinity() { Some(i64::MIN) } else { timestamptz::unix_us(ts) };
     match us.and_then(uid8::time_sequential_floor) {
         Some(bound) => bound,
         None => errors::datetime_out_of_range(format!(
-            "uid8_floor: timestamp {ts} is out of range for a bound of time_sequential uid8s: valid range is \
+            "uid8_floor: timestamp {ts} is out of range for time_sequential uid8s in bigint order: valid range is \
              -infinity to {} (later time_sequential ids are negative, so bigint order is no longer time order)",
             uid8::TIME_SEQUENTIAL_ORDERED_LAST
         )),

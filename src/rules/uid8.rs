@@ -91,14 +91,17 @@ pub const TIME_SEQUENTIAL_ORDERED_MS_MAX: i64 = (1 << 41) - 1;
 /// `TIME_SEQUENTIAL_ORDERED_MS_MAX` as a time, for messages.
 pub const TIME_SEQUENTIAL_ORDERED_LAST: &str = "2039-09-07 15:47:35.551 UTC";
 
-/// The range bound of `time_sequential` ids at `unix_us`: `ms << 22` for the first millisecond at or
-/// after it, every id of an earlier millisecond below it and every id of its own or a later one at
-/// or above (their mode bit, 4096, is set). It is not an id: a day's bound is a multiple of a day
-/// of ids (86,400,000 << 22), where integer partitioning puts its boundaries. A time before 1970
-/// gives 0; None past the last ordered millisecond.
+/// The smallest `time_sequential` id whose time is at or after `unix_us`: that of the first
+/// millisecond at or after it, with sequence, generator and cluster 0, `(ms << 22) | 4096` (the mode
+/// bit). Every id of an earlier millisecond is below it, every id of its own or a later one (to
+/// 2039-09-07) at or above. A time before 1970 gives the first id of 1970; None past the last
+/// millisecond whose ids are positive.
 pub fn time_sequential_floor(unix_us: i64) -> Option<i64> {
     let ms = (unix_us.max(0) as u64).div_ceil(1000) as i64;
-    (ms <= TIME_SEQUENTIAL_ORDERED_MS_MAX).then_some(ms << TIMESTAMP_SHIFT)
+    (ms <= TIME_SEQUENTIAL_ORDERED_MS_MAX).then(|| {
+        let first = Parts { timestamp_ms: ms, sequence: 0, generator: 0, cluster: 0, mode: Mode::TimeSequential };
+        first.encode().expect("a millisecond below 2^41 and zero fields encode")
+    })
 }
 
 /// The lock key that claims `generator` of `cluster`: the cluster id above the 11 generator bits, so
@@ -407,21 +410,22 @@ impl high_water::Persisted for Reservation {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn time_sequential_floor_bounds_the_ids_of_earlier_and_later_milliseconds() {
+    fn time_sequential_floor_is_the_first_id_of_its_millisecond() {
         let id = |ms, sequence, generator, cluster| {
             Parts { timestamp_ms: ms, sequence, generator, cluster, mode: Mode::TimeSequential }.encode().unwrap()
         };
         let day = 86_400_000_i64;
         let midnight = 20_784 * day; // 2026-11-27
-        assert_eq!(time_sequential_floor(midnight * 1000), Some(midnight << 22));
-        assert_eq!((midnight << 22) % (day << 22), 0);
-        assert_eq!(time_sequential_floor(midnight * 1000 + 1), Some((midnight + 1) << 22));
-        assert_eq!(time_sequential_floor(-1), Some(0));
-        assert!(id(midnight - 1, SEQUENCE_MAX, GENERATOR_MAX, CLUSTER_MAX) < (midnight << 22));
-        assert!(id(midnight, 0, 0, 0) >= (midnight << 22));
-        assert_eq!(id(midnight, 0, 0, 0), (midnight << 22) + 4096);
+        assert_eq!(time_sequential_floor(midnight * 1000), Some((midnight << 22) + 4096));
+        assert_eq!(time_sequential_floor(midnight * 1000), Some(id(midnight, 0, 0, 0)));
+        assert_eq!(time_sequential_floor(midnight * 1000 + 1), Some(id(midnight + 1, 0, 0, 0)));
+        assert_eq!(time_sequential_floor(-1), Some(4096));
+        assert!(
+            id(midnight - 1, SEQUENCE_MAX, GENERATOR_MAX, CLUSTER_MAX)
+                < time_sequential_floor(midnight * 1000).unwrap()
+        );
+        assert_eq!(Parts::decode(time_sequential_floor(midnight * 1000 + 1).unwrap()).timestamp_ms, midnight + 1);
         let last = TIME_SEQUENTIAL_ORDERED_MS_MAX;
-        assert_eq!(time_sequential_floor(last * 1000), Some(last << 22));
         assert!(time_sequential_floor(last * 1000) > Some(0));
         assert_eq!(time_sequential_floor(last * 1000 + 1), None);
         assert_eq!(time_sequential_floor(i64::MAX), None);

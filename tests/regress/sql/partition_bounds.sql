@@ -6,8 +6,9 @@
 -- muid and uid8 values are worked out by hand from the layouts (docs/muid.md, docs/uid8.md):
 --   muid: µs since 1970 in the top 52 bits; 2026-11-25 00:00:00 UTC = 1795564800000000 µs
 --         = 0x6610e8213400 0 << 76 -> 6610e821-3400-0000-0000-000000000000
---   uid8: ms << 22; 2026-11-25 00:00:00 UTC = 1795564800000 ms -> 7531144622899200000,
---         a day of ids is 86400000 << 22 = 362387865600000
+--   uid8: the first time_sequential id of a ms, (ms << 22) | 4096 (the mode bit); 2026-11-25 00:00:00
+--         UTC = 1795564800000 ms -> 7531144622899200000 + 4096 = 7531144622899204096; a day of ids is
+--         86400000 << 22 = 362387865600000, so a UTC midnight's floor is 4096 past a multiple of it
 --
 SET TimeZone = 'UTC';
 
@@ -81,7 +82,7 @@ SELECT muid_pack('2026-11-25 12:34:56.789011+00'::timestamptz, -1, -1) < muid_fl
        muid_pack('2026-11-25 12:34:56.789012+00'::timestamptz, 0, 0) >= muid_floor('2026-11-25 12:34:56.789012+00') AS same_at_or_above,
        muid_timestamp(muid_floor('2026-11-25 12:34:56.789012+00')::text) AS decoded_through_the_twin;
 
--- uid8_floor: ms << 22 of the first millisecond at or after the time.
+-- uid8_floor: the first time_sequential id of the first millisecond at or after the time.
 SELECT uid8_floor('2026-11-25 00:00:00+00') AS midnight,
        uid8_floor('2026-11-25 00:00:00+00') % 362387865600000 AS modulo_a_day_of_ids,
        uid8_floor('2026-11-25 00:00:00.0005+00') AS half_a_ms_later,
@@ -89,7 +90,8 @@ SELECT uid8_floor('2026-11-25 00:00:00+00') AS midnight,
        uid8_floor('-infinity') AS minus_infinity, uid8_floor('1960-01-01+00') AS before_1970,
        uid8_floor('2039-09-07 15:47:35.551+00') AS last_ms;
 SELECT uid8_from_parts(1795564799999, 63, 2047, 15, 'time_sequential') < uid8_floor('2026-11-25 00:00:00+00') AS earlier_below,
-       uid8_from_parts(1795564800000, 0, 0, 0, 'time_sequential') >= uid8_floor('2026-11-25 00:00:00+00') AS same_at_or_above,
-       uid8_from_parts(1795564800000, 0, 0, 0, 'time_sequential') - uid8_floor('2026-11-25 00:00:00+00') AS mode_bit;
+       uid8_from_parts(1795564800000, 0, 0, 0, 'time_sequential') = uid8_floor('2026-11-25 00:00:00+00') AS first_id,
+       uid8_mode(uid8_floor('2026-11-25 00:00:00+00')) AS mode,
+       uid8_timestamp(uid8_floor('2026-11-25 00:00:00.0005+00')) AS its_time;
 SELECT regress_error($$SELECT uid8_floor('2039-09-07 15:47:35.551001+00')$$);
 SELECT regress_error($$SELECT uid8_floor('infinity')$$);
