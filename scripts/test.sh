@@ -6,7 +6,9 @@
 # extension exactly as users install it, pg_dump/pg_restore, sqlsmith's random queries, uniqueness and memory under load, uid8
 # generator ids claimed at bulk speed and shared fairly between roles and databases, the misspelt-setting warning, standbys, clock steps, restarts,
 # the bound on muid's run-ahead, a Citus cluster (17 and 18, when Citus's source is beside the
-# repo), and the Debian package. Once: the lint gate (cargo fmt, cargo clippy) and fuzzing.
+# repo), partitioning by the time in the id with pg_partman (14 and later) and TimescaleDB (14-17), and the
+# Debian package. TimescaleDB on 17 even when 17 is not among the majors: PostgreSQL 17 is then built (cached)
+# and comb_ext installed in it for that test alone. Once: the lint gate (cargo fmt, cargo clippy) and fuzzing.
 #   bash scripts/test.sh [MAJOR...]          e.g. bash scripts/test.sh 13 15 17 18 (scripts/matrix.sh)
 # Ends with a table of each major's result and wall time, and "test: N passed, N failed" (majors).
 set -euo pipefail
@@ -42,9 +44,15 @@ say "masking: unmask(mask(x)) = x and no shared mask over 10^6 random ids per fa
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
     cargo test --release --no-default-features --lib rules::mask -- --include-ignored
 
-say "PostgreSQL servers: ${MAJORS[*]}"
+# TimescaleDB's pinned release builds against 14-17: its test runs on 17 whatever the majors.
+TIMESCALEDB_MAJOR=17
+timescaledb_only=yes
+for major in "${MAJORS[@]}"; do [ "$major" != "$TIMESCALEDB_MAJOR" ] || timescaledb_only=no; done
+say "PostgreSQL servers: ${MAJORS[*]}$([ $timescaledb_only = no ] || echo " and $TIMESCALEDB_MAJOR (TimescaleDB only)")"
 declare -A PG_CONFIGS
-for major in "${MAJORS[@]}"; do
+servers=("${MAJORS[@]}")
+[ $timescaledb_only = no ] || servers+=("$TIMESCALEDB_MAJOR")
+for major in "${servers[@]}"; do
     PG_CONFIGS[$major]=$(bash scripts/pg.sh build "$major")
     echo "PostgreSQL $major: ${PG_CONFIGS[$major]} ($("${PG_CONFIGS[$major]}" --version))"
 done
@@ -207,6 +215,12 @@ run_major() {
     fi
     cluster_stop "$cluster"
 
+    say "[pg$major] partitioning by the time in the id with pg_partman (docs/partitioning.md): a set per family and format (encoder/decoder pairs, integer partitioning, by hand), 3 days of rows and the generators' own in the right child, retention, the default partition emptied, one day's range reads one child, the encoders' names planted on the search_path never called"
+    bash "$REPO/tests/partman.sh" "$WORK/partman$major"
+
+    say "[pg$major] partitioning by the time in the id with TimescaleDB: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
+    bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$major"
+
     say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"
     bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
 }
@@ -234,16 +248,54 @@ for major in "${MAJORS[@]}"; do
     rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}' || true)
     regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//' || true)
     citus=$(grep -E '^citus: ' "$log" | tail -n1 | sed 's/^citus: //' || true)
-    summary+=("$(printf '| %s | %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" "${citus:-FAILED}" $((seconds / 60)) $((seconds % 60)))")
+    summary+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" "${citus:-FAILED}" \
+        "$(partitioning_result partman "$log")" "$(partitioning_result timescaledb "$log")" $((seconds / 60)) $((seconds % 60)))")
 done
+
+# TimescaleDB on its major when the suite does not run there: comb_ext installed (debug build) and the test.
+run_timescaledb_only() {
+    local major=$1
+    export PG_CONFIG=${PG_CONFIGS[$major]}
+    PGBIN=$("$PG_CONFIG" --bindir)
+    export PGBIN
+    export CARGO_TARGET_DIR="$REPO/target/pg$major"
+    say "[pg$major] comb_ext installed for TimescaleDB alone (the rest of the suite runs on $major in scripts/matrix.sh)"
+    bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
+    say "[pg$major] partitioning by the time in the id with TimescaleDB 2.19.3: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
+    bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$major"
+}
+
+# "N checks passed", "not run: why" or FAILED, from a partitioning test's closing line in a log.
+partitioning_result() {
+    local tool=$1 log=$2 line
+    line=$(grep -E "^$tool: " "$log" | tail -n1 || true)
+    case $line in
+        *" checks passed") echo "${line#"$tool: "}" ;;
+        *": skipped on "*) echo "not run (${line#*: skipped on })" ;;
+        *) echo FAILED ;;
+    esac
+}
+
+if [ $timescaledb_only = yes ]; then
+    log="$WORK/pg$TIMESCALEDB_MAJOR-timescaledb.log"
+    started=$(date +%s)
+    set +e
+    (set -e; run_timescaledb_only "$TIMESCALEDB_MAJOR") 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    seconds=$(($(date +%s) - started))
+    if [ "$status" -eq 0 ]; then passed+=("$TIMESCALEDB_MAJOR (TimescaleDB)"); result=passed; else failed+=("$TIMESCALEDB_MAJOR (TimescaleDB)"); result=FAILED; fi
+    summary+=("$(printf '| %s | %s | not run | not run | not run | not run | %s | %d min %02d s |' "$TIMESCALEDB_MAJOR (TimescaleDB only)" "$result" \
+        "$(partitioning_result timescaledb "$log")" $((seconds / 60)) $((seconds % 60)))")
+fi
 
 say "fuzzing every parser and decoder of src/rules, $FUZZ_SECONDS s each"
 fuzz_status=0
 CARGO_TARGET_DIR="$REPO/fuzz/target" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS" || fuzz_status=$?
 
 say "summary"
-echo "| major | result | cargo pgrx test | pg_regress | Citus | wall time |"
-echo "|---|---|---|---|---|---|"
+echo "| major | result | cargo pgrx test | pg_regress | Citus | pg_partman | TimescaleDB | wall time |"
+echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${summary[@]}"
 [ $fuzz_status -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED"
 echo "test: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Partitioning by the time inside an id with pg_partman (issue 33; docs/partitioning.md, a draft): builds
+# Partitioning by the time inside an id with pg_partman (issue 33; docs/partitioning.md): builds
 # pg_partman into the server (scripts/partman.sh, cached), starts a cluster of its own and runs
 # tests/partman.py, which says what is checked. Skips, with one line saying why, when pg_partman cannot be had
-# for this server (a major below 14, or no pinned source in the Debian pool and none cached). Not run by the
-# test command yet.
+# for this server (a major below 14, or no pinned source in the Debian pool and none cached). The test command
+# runs it on 15 and 18.
 #   bash tests/partman.sh WORK_DIR   (PG_CONFIG of the server, comb_ext installed in it; port
 #                                     COMB_EXT_TEST_PORT + 48, default 54378; psycopg in the venv scripts/setup.sh makes)
 set -euo pipefail

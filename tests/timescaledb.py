@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hypertables keyed by the time inside an id, with TimescaleDB 2.19 (issue 33; docs/partitioning.md, draft).
+"""Hypertables keyed by the time inside an id, with TimescaleDB 2.19 (issue 33; docs/partitioning.md).
 
 For each time-ordered family, a hypertable with one chunk a day on the id column: through `partition_func`
 (a one-argument IMMUTABLE decoder, id -> timestamptz) for uuid, sno and uid8 ids, and TimescaleDB's integer
@@ -16,8 +16,8 @@ Then what TimescaleDB's exclusion does with constants it decodes through the par
 (each function below says why): `id < c` and `id >= c` for a c in a chunk's first instant that is not its
 smallest id; uid8 bounds given as constants, ids or not; constants the decoder refuses.
 
-Wired into no test command yet: this is the groundwork. Prints what it finds (docs/partitioning.md quotes
-it) and exits 1 when a check fails.
+Run by the test command on 17, and on 15 (tests/timescaledb.sh; 2.19.3 builds against 14-17). Prints what it
+finds (docs/partitioning.md quotes it) and exits 1 when a check fails.
 
     timescaledb.py HOST PORT DBNAME   (timescaledb preloaded and created, comb_ext in schema ids;
                                        tests/timescaledb.sh makes such a cluster and runs this)
@@ -33,45 +33,38 @@ DAY_US = 86_400_000_000
 UID8_DAY = 86_400_000 << 22  # uid8 time_sequential is ms << 22: a day is a constant span of ids
 
 failures = []
+checks = []
 
 
 def check(ok, what):
     print(("ok      " if ok else "FAILED  ") + what, flush=True)
+    checks.append(what)
     if not ok:
         failures.append(what)
 
 
-# One-argument decoders for create_hypertable's partition_func, which calls the function with the column
-# alone (comb_timestamp takes the format as a second argument) and looks it up by name only: comb_ext's
-# decoders all have a text twin of the same name (sql/finalize.sql), which TimescaleDB refuses as "more than
-# one function named". SQL-standard bodies, inlined by the planner, so a chunk's CHECK constraint reads as
-# ids.comb_timestamp(id, format) and a WHERE clause on that expression meets it (constraint exclusion).
+# create_hypertable's partition_func is a regproc, read from text by name alone: comb_ext's decoders all
+# have a text twin of the same name (sql/finalize.sql), so the name is ambiguous (42725) and the signature
+# is given instead, 'ids.comb_timestamp_uuidv7(uuid)'::regprocedure. TimescaleDB keeps the function's
+# schema and name and later finds it among the same-named ones by its argument type.
 COMB_FORMATS = ["postgresql", "uuidv7", "sqlserver", "legacy", "postgresql_sqldatetime", "binary"]
-WRAPPER = """CREATE OR REPLACE FUNCTION idpart.{name}(id {type}) RETURNS timestamptz
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN {body};
-"""
-WRAPPERS = "CREATE SCHEMA IF NOT EXISTS idpart;\n" + "".join(
-    [WRAPPER.format(name=f"comb_time_{f}", type="uuid", body=f"ids.comb_timestamp(id, '{f}'::ids.comb_format)")
-     for f in COMB_FORMATS]
-    + [WRAPPER.format(name="muid_time", type="uuid", body="ids.muid_timestamp(id)"),
-       WRAPPER.format(name="uid8_time", type="bigint", body="ids.uid8_timestamp(id)"),
-       WRAPPER.format(name="sno_time", type="ids.sno", body="ids.sno_time(id)")])
 
 
 def comb(fmt, floor_ops=(">=", "<"), bounds_read=(1, 1)):
-    """A COMB table of format fmt, partitioned through the wrapper of comb_timestamp(id, fmt); floor_ops:
+    """A COMB table of format fmt, partitioned through comb_timestamp_<fmt>(uuid); floor_ops:
     the operators of the format's order (what comb_in_range rewrites into), None for the binary formats,
     which no btree order of a uuid sorts by time; bounds_read: chunks that comb_in_range and the floor
     bounds read, with constraint_exclusion on and off."""
     forms = {"comb_in_range": f"ids.comb_in_range(id, {{lo}}, {{hi}}, '{fmt}')"}
     if floor_ops:
         ge, lt = floor_ops
-        forms["comb_floor bounds"] = f"id {ge} ids.comb_floor({{lo}}, '{fmt}') AND id {lt} ids.comb_floor({{hi}}, '{fmt}')"
-    forms["decoder in WHERE"] = f"ids.comb_timestamp(id, '{fmt}') >= {{lo}} AND ids.comb_timestamp(id, '{fmt}') < {{hi}}"
+        forms["comb_floor bounds"] = f"id {ge} ids.comb_floor_{fmt}({{lo}}) AND id {lt} ids.comb_floor_{fmt}({{hi}})"
+    # The partition_func itself, which the chunks' CHECK constraints are written in.
+    forms["decoder in WHERE"] = f"ids.comb_timestamp_{fmt}(id) >= {{lo}} AND ids.comb_timestamp_{fmt}(id) < {{hi}}"
     return dict(
         name=f"comb_{fmt}", type="uuid", default=f"ids.comb_uuid('{fmt}')",
         at=f"ids.comb_uuid(t, '{fmt}')", decode=f"ids.comb_timestamp({{x}}, '{fmt}')",
-        hypertable=f"by_range('id', interval '1 day', partition_func => 'idpart.comb_time_{fmt}')",
+        hypertable=f"by_range('id', interval '1 day', partition_func => 'ids.comb_timestamp_{fmt}(uuid)'::regprocedure)",
         forms=forms,
         reads={"comb_in_range": bounds_read, "comb_floor bounds": bounds_read, "decoder in WHERE": (1, 4)})
 
@@ -86,6 +79,7 @@ UID8 = dict(type="bigint", default="ids.uid8_new('time_sequential')",
 UID8_MS_BOUNDS = ("id >= ((extract(epoch FROM {lo}) * 1000)::bigint << 22)"
                   " AND id < ((extract(epoch FROM {hi}) * 1000)::bigint << 22)")
 UID8_DECODER = "ids.uid8_timestamp(id) >= {lo} AND ids.uid8_timestamp(id) < {hi}"
+UID8_FLOOR_BOUNDS = "id >= ids.uid8_floor({lo}) AND id < ids.uid8_floor({hi})"
 FAMILIES = [
     comb("postgresql"),
     comb("uuidv7"),
@@ -99,10 +93,9 @@ FAMILIES = [
     comb("binary", None, bounds_read=(4, 4)),
     dict(name="muid", type="uuid", default="ids.muid_new()",
          at="ids.muid_pack(t, 77::bigint, 0)", decode="ids.muid_timestamp({x})",
-         hypertable="by_range('id', interval '1 day', partition_func => 'idpart.muid_time')",
+         hypertable="by_range('id', interval '1 day', partition_func => 'ids.muid_timestamp(uuid)'::regprocedure)",
          forms={
-             # muid_pack(t, 0, 0) is the smallest muid of t's microsecond: the muid floor.
-             "muid floor bounds": "id >= ids.muid_pack({lo}, 0::bigint, 0) AND id < ids.muid_pack({hi}, 0::bigint, 0)",
+             "muid floor bounds": "id >= ids.muid_floor({lo}) AND id < ids.muid_floor({hi})",
              "decoder in WHERE": "ids.muid_timestamp(id) >= {lo} AND ids.muid_timestamp(id) < {hi}",
          },
          reads={"muid floor bounds": (1, 1), "decoder in WHERE": (1, 4)}),
@@ -110,26 +103,27 @@ FAMILIES = [
          # Integer partitioning: the interval is a day of ids, and chunks start at multiples of it, which
          # are the ids' ms << 22 at each UTC midnight (since 1970-01-01 is a midnight).
          hypertable=f"by_range('id', {UID8_DAY})",
-         forms={"ms << 22 bounds": UID8_MS_BOUNDS, "decoder in WHERE": UID8_DECODER},
-         # The bounds hold extract(), which is stable: the plan keeps every chunk and ChunkAppend drops
-         # the others when it starts (EXPLAIN runs that too), against the chunks' CHECK on the raw column.
-         reads={"ms << 22 bounds": (1, 1), "decoder in WHERE": (4, 4)}),
+         forms={"uid8_floor bounds": UID8_FLOOR_BOUNDS, "ms << 22 bounds": UID8_MS_BOUNDS, "decoder in WHERE": UID8_DECODER},
+         # uid8_floor is immutable: constants at plan time. Its upper bound, the next day's first id, is
+         # 4096 past the next chunk's start, so that chunk is read too (the count stays right). The ms << 22
+         # bounds hold extract(), which is stable: the plan keeps every chunk and ChunkAppend drops the
+         # others when it starts (EXPLAIN runs that too), against the chunks' CHECK on the raw column.
+         reads={"uid8_floor bounds": (2, 2), "ms << 22 bounds": (1, 1), "decoder in WHERE": (4, 4)}),
     dict(UID8, name="uid8_time",
-         hypertable="by_range('id', interval '1 day', partition_func => 'idpart.uid8_time')",
+         hypertable="by_range('id', interval '1 day', partition_func => 'ids.uid8_timestamp(bigint)'::regprocedure)",
          forms={
-             # The smallest time_sequential id of a millisecond (sequence, generator, cluster 0).
-             "first-id bounds": "id >= ids.uid8_from_parts((extract(epoch FROM {lo}) * 1000)::bigint, 0, 0, 0, 'time_sequential')"
-                                " AND id < ids.uid8_from_parts((extract(epoch FROM {hi}) * 1000)::bigint, 0, 0, 0, 'time_sequential')",
+             # Ids, and constants at plan time: TimescaleDB decodes them and picks the day's chunk.
+             "uid8_floor bounds": UID8_FLOOR_BOUNDS,
              # ms << 22 is not an id: without the mode bit uid8_timestamp reads it as a 'spread' id.
              "ms << 22 bounds": UID8_MS_BOUNDS,
              "decoder in WHERE": UID8_DECODER,
          },
-         # Not constants at plan time (extract() is stable), and the chunks' CHECK is on the decoder, so
-         # nothing excludes a chunk: see uid8_literal_bounds for the same bounds as constants.
-         reads={"first-id bounds": (4, 4), "ms << 22 bounds": (4, 4), "decoder in WHERE": (1, 4)}),
+         # The ms << 22 bounds are not constants at plan time (extract() is stable), and the chunks' CHECK is
+         # on the decoder, so nothing excludes a chunk: see uid8_literal_bounds for them as constants.
+         reads={"uid8_floor bounds": (1, 1), "ms << 22 bounds": (4, 4), "decoder in WHERE": (1, 4)}),
     dict(name="sno", type="ids.sno", default="ids.sno_new()",
          at="ids.sno_from_parts(t, 0, 9, 0)", decode="ids.sno_time({x})",
-         hypertable="by_range('id', interval '1 day', partition_func => 'idpart.sno_time')",
+         hypertable="by_range('id', interval '1 day', partition_func => 'ids.sno_time(ids.sno)'::regprocedure)",
          forms={
              "sno_floor bounds": "id OPERATOR(ids.>=) ids.sno_floor({lo}) AND id OPERATOR(ids.<) ids.sno_floor({hi})",
              "decoder in WHERE": "ids.sno_time(id) >= {lo} AND ids.sno_time(id) < {hi}",
@@ -313,7 +307,6 @@ def main():
         cur.execute("SET TimeZone = 'UTC'")
         cur.execute("SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'")
         print("timescaledb", cur.fetchone()[0])
-        cur.execute(WRAPPERS)
         cur.execute("CREATE SCHEMA IF NOT EXISTS app")
         cur.execute("SELECT current_date")
         today = cur.fetchone()[0]
@@ -326,6 +319,13 @@ def main():
             check(False, "comb_timestamp itself as partition_func was accepted")
         except psycopg.Error as e:
             check(True, f"comb_timestamp itself as partition_func refused: {e.diag.message_primary}; {e.diag.message_hint}")
+        # By name alone a decoder is ambiguous (its text twin): hence the regprocedure above.
+        try:
+            cur.execute("SELECT create_hypertable('app.comb_direct', by_range('id', interval '1 day', "
+                        "partition_func => 'ids.comb_timestamp_uuidv7'))")
+            check(False, "comb_timestamp_uuidv7 by name alone as partition_func was accepted")
+        except psycopg.Error as e:
+            check(e.sqlstate == "42725", f"comb_timestamp_uuidv7 by name alone as partition_func: {e.sqlstate} {e.diag.message_primary}")
         for fam in FAMILIES:
             run_family(cur, fam, today)
         uid8_literal_bounds(cur, today)
@@ -336,9 +336,9 @@ def main():
             for form, (on, off) in fam.get("results", {}).items():
                 print(f"  {fam['name']:28} {form:18} {on} / {off}")
     if failures:
-        print(f"\n{len(failures)} check(s) failed")
+        print(f"\ntimescaledb: {len(failures)} of {len(checks)} checks failed")
         sys.exit(1)
-    print("\nall checks passed")
+    print(f"\ntimescaledb: {len(checks)} checks passed")
 
 
 main()

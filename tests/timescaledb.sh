@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Hypertables keyed by the time inside an id with TimescaleDB (issue 33; docs/partitioning.md, a draft): builds
+# Hypertables keyed by the time inside an id with TimescaleDB (issue 33; docs/partitioning.md): builds
 # TimescaleDB into the server (scripts/timescaledb.sh, cached), starts a cluster of its own with timescaledb and
 # comb_ext preloaded and runs tests/timescaledb.py, which says what is checked. Skips, with one line saying why,
 # when TimescaleDB cannot be had for this server (no pinned release for its major, or no pinned source in the
-# Debian pool and none cached). Not run by the test command yet.
+# Debian pool and none cached). The test command runs it on 17 (and on 15; 18 has no release in the pool).
 #   bash tests/timescaledb.sh WORK_DIR   (PG_CONFIG of the server, comb_ext installed in it; port
 #                                         COMB_EXT_TEST_PORT + 49, default 54379; psycopg in the venv scripts/setup.sh makes)
 set -euo pipefail
