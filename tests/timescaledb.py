@@ -220,6 +220,8 @@ def run_family(cur, fam, today):
         cur.execute("RESET constraint_exclusion")
         print(f"        {form}: {n} rows; reads {len(read)} chunk(s) {read}; "
               f"with constraint_exclusion off {len(read_ts_only)}")
+        cur.execute("EXPLAIN (COSTS OFF) " + query)
+        print("          EXPLAIN: " + " | ".join(row[0].strip() for row in cur.fetchall()))
         check(n == 1440, f"{name}: {form}: counts {n} rows of the day, expected 1440")
         expected = fam["reads"][form]
         check((len(read), len(read_ts_only)) == expected,
