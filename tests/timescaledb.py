@@ -303,6 +303,36 @@ def decoder_errors_in_planning(cur):
               f"{plain} rows without TimescaleDB's planning")
 
 
+def now_relative(cur):
+    """Bounds from now() are stable: TimescaleDB's plan-time exclusion cannot use them, and ChunkAppend excludes
+    at executor start only against the chunks' CHECK, which is on the partition function. So the decoder form
+    excludes the chunks outside [now() - 2 days, now() - 1 day) (it spans two days: 2 of 4 left), comb_in_range
+    none."""
+    print()
+    window = "now() - interval '2 days', now() - interval '1 day'"
+    for form, cond, expected in (
+            ("decoder", "ids.comb_timestamp_uuidv7(id) >= now() - interval '2 days' AND ids.comb_timestamp_uuidv7(id) < now() - interval '1 day'", 2),
+            ("comb_in_range", f"ids.comb_in_range(id, {window}, 'uuidv7')", 0)):
+        cur.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM app.comb_uuidv7 WHERE {cond}")
+        plan = [row[0].strip() for row in cur.fetchall()]
+        excluded = [int(line.rsplit(":", 1)[1]) for line in plan if line.startswith("Chunks excluded during startup:")]
+        print(f"        now()-relative, {form}: {excluded or 'no ChunkAppend'} chunk(s) excluded during startup")
+        check(excluded == [expected], f"comb_uuidv7: now()-relative window, {form}: {excluded} excluded at executor start, expected [{expected}]")
+
+
+def drop_old_chunks(cur, today):
+    """Retention the Apache edition has: drop_chunks, with a time through a partition function and with an id
+    (uid8_floor) under integer partitioning. Each drops the chunk of the oldest day and keeps the rest."""
+    print()
+    for table, older_than in (("comb_uuidv7", "%(t)s::timestamptz"), ("uid8_ids", "ids.uid8_floor(%(t)s::timestamptz)")):
+        cur.execute(f"SELECT count(*) FROM drop_chunks('app.{table}', older_than => {older_than})", {"t": day(today, -2)})
+        dropped = cur.fetchone()[0]
+        cur.execute(f"SELECT count(*) FROM app.{table}")
+        left = cur.fetchone()[0]
+        print(f"        drop_chunks('app.{table}', older_than => {older_than % {'t': repr(day(today, -2))}}): {dropped} dropped, {left} rows left")
+        check((dropped, left) == (1, 3080), f"{table}: drop_chunks older than day -2 dropped {dropped} chunk(s), {left} rows left; expected 1, 3080")
+
+
 def main():
     with psycopg.connect(host=HOST, port=PORT, dbname=DB, user="postgres", autocommit=True) as conn:
         cur = conn.cursor()
@@ -333,6 +363,8 @@ def main():
         uid8_literal_bounds(cur, today)
         decoder_errors_in_planning(cur)
         chunk_start_hazard(cur, today)
+        now_relative(cur)
+        drop_old_chunks(cur, today)
         print("\nchunks read by one day's query (constraint_exclusion on / off):")
         for fam in FAMILIES:
             for form, (on, off) in fam.get("results", {}).items():
