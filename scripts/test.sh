@@ -18,7 +18,7 @@ MAJORS=("$@")
 [ ${#MAJORS[@]} -gt 0 ] || MAJORS=(15 18)
 WORK=${COMB_EXT_TEST_DIR:-/tmp/comb_ext_test}
 PORT=${COMB_EXT_TEST_PORT:-54330}
-FUZZ_SECONDS=${COMB_EXT_FUZZ_SECONDS:-30}
+FUZZ_SECONDS=${COMB_EXT_FUZZ_SECONDS:-20}
 
 bash "$REPO/scripts/setup.sh"
 cd "$REPO"
@@ -225,6 +225,17 @@ run_major() {
     bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
 }
 
+# "N checks passed", "not run: why" or FAILED, from a partitioning test's closing line in a log.
+partitioning_result() {
+    local tool=$1 log=$2 line
+    line=$(grep -E "^$tool: " "$log" | tail -n1 || true)
+    case $line in
+        *" checks passed") echo "${line#"$tool: "}" ;;
+        *": skipped on "*) echo "not run (${line#*: skipped on })" ;;
+        *) echo FAILED ;;
+    esac
+}
+
 passed=()
 failed=()
 summary=()
@@ -265,17 +276,6 @@ run_timescaledb_only() {
     bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$major"
 }
 
-# "N checks passed", "not run: why" or FAILED, from a partitioning test's closing line in a log.
-partitioning_result() {
-    local tool=$1 log=$2 line
-    line=$(grep -E "^$tool: " "$log" | tail -n1 || true)
-    case $line in
-        *" checks passed") echo "${line#"$tool: "}" ;;
-        *": skipped on "*) echo "not run (${line#*: skipped on })" ;;
-        *) echo FAILED ;;
-    esac
-}
-
 if [ $timescaledb_only = yes ]; then
     log="$WORK/pg$TIMESCALEDB_MAJOR-timescaledb.log"
     started=$(date +%s)
@@ -285,7 +285,7 @@ if [ $timescaledb_only = yes ]; then
     set -e
     seconds=$(($(date +%s) - started))
     if [ "$status" -eq 0 ]; then passed+=("$TIMESCALEDB_MAJOR (TimescaleDB)"); result=passed; else failed+=("$TIMESCALEDB_MAJOR (TimescaleDB)"); result=FAILED; fi
-    summary+=("$(printf '| %s | %s | not run | not run | not run | not run | %s | %d min %02d s |' "$TIMESCALEDB_MAJOR (TimescaleDB only)" "$result" \
+    summary+=("$(printf '| %s | %s | not run | not run | not run | not run (TimescaleDB only) | %s | %d min %02d s |' "$TIMESCALEDB_MAJOR (TimescaleDB only)" "$result" \
         "$(partitioning_result timescaledb "$log")" $((seconds / 60)) $((seconds % 60)))")
 fi
 

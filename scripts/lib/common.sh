@@ -6,7 +6,7 @@ PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PGBIN=${PGBIN:-$(dirname "$PG_CONFIG")}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-say() { printf '\n==> %s\n' "$*"; }
+say() { printf '\n==> [%s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
 # Run a command as the postgres OS user (initdb and postgres refuse root).
 as_postgres() { sudo -u postgres -H -- "$@"; }
