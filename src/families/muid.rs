@@ -164,8 +164,7 @@ fn muid_pack_time(timestamp: TimestampWithTimeZone, medallion: i64, offset: defa
 /// error: before 1970 it is the smallest muid, past the last µs the first of the 'infinity' sentinel.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn muid_floor(ts: TimestampWithTimeZone) -> Uuid {
-    let us = if ts.is_neg_infinity() { Some(i64::MIN) } else { timestamptz::unix_us(ts) };
-    Uuid::from_bytes(layout::floor(us))
+    Uuid::from_bytes(layout::floor(timestamptz::floor_unix_us(ts)))
 }
 
 /// The timestamp field as Gink's integer: µs since 1970, or -1 for the sentinel.

@@ -310,8 +310,7 @@ fn sno_watermark() -> Sno {
 /// `id >= sno_floor(lower) AND id < sno_floor(upper)`. Any time before 2010 gives the smallest sno.
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_floor(ts: TimestampWithTimeZone) -> Sno {
-    let unix_us = if ts.is_neg_infinity() { Some(i64::MIN) } else { timestamptz::unix_us(ts) };
-    match unix_us.and_then(layout::floor) {
+    match timestamptz::floor_unix_us(ts).and_then(layout::floor) {
         Some(id) => Sno(id),
         None => errors::datetime_out_of_range(format!(
             "sno_floor: no sno has a time at or after {ts}: the last is {}",

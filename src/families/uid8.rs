@@ -500,8 +500,7 @@ fn uid8_timestamp(id: i64) -> TimestampWithTimeZone {
 /// `id >= uid8_floor(lower) AND id < uid8_floor(upper)`. Before 1970: the first id of 1970.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uid8_floor(ts: TimestampWithTimeZone) -> i64 {
-    let us = if ts.is_neg_infinity() { Some(i64::MIN) } else { timestamptz::unix_us(ts) };
-    match us.and_then(uid8::time_sequential_floor) {
+    match timestamptz::floor_unix_us(ts).and_then(uid8::time_sequential_floor) {
         Some(bound) => bound,
         None => errors::datetime_out_of_range(format!(
             "uid8_floor: timestamp {ts} is out of range for time_sequential uid8s in bigint order: valid range is \

@@ -18,6 +18,16 @@ pub fn unix_us(ts: TimestampWithTimeZone) -> Option<i64> {
     time::unix_us_from_pg(ts.into_inner())
 }
 
+/// The unix µs a floor function starts from: -infinity as `i64::MIN` (before every time, so the
+/// smallest value), `None` for +infinity.
+pub fn floor_unix_us(ts: TimestampWithTimeZone) -> Option<i64> {
+    if ts.is_neg_infinity() {
+        Some(i64::MIN)
+    } else {
+        unix_us(ts)
+    }
+}
+
 /// A unix µs time as PostgreSQL shows a `timestamptz` in this session, for messages; any i64.
 pub fn shown(unix_us: i64) -> String {
     TimestampWithTimeZone::try_from(time::pg_from_unix_us(unix_us))
