@@ -58,13 +58,23 @@ for major in "${servers[@]}"; do
 done
 bash scripts/pg.sh pgrx-init
 
+# Point the scripts at major $1's server, and cargo at a target directory of that major's own.
+use_server() {
+    export PG_CONFIG=${PG_CONFIGS[$1]}
+    PGBIN=$("$PG_CONFIG" --bindir)
+    export PGBIN
+    export CARGO_TARGET_DIR="$REPO/target/pg$1"
+}
+
+timescaledb_step() {
+    say "[pg$1] partitioning by the time in the id with TimescaleDB: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
+    bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$1"
+}
+
 # One major, start to end; its output also goes to $WORK/pgNN.log.
 run_major() {
     local major=$1
-    export PG_CONFIG=${PG_CONFIGS[$major]}
-    PGBIN=$("$PG_CONFIG" --bindir)
-    export PGBIN
-    export CARGO_TARGET_DIR="$REPO/target/pg$major"
+    use_server "$major"
     local cluster="$WORK/cluster$major" results="$REPO/target/regress/pg$major"
     cluster_stop "$cluster"
     rm -rf "$cluster"
@@ -218,8 +228,7 @@ run_major() {
     say "[pg$major] partitioning by the time in the id with pg_partman (docs/partitioning.md): a set per family and format (encoder/decoder pairs, integer partitioning, by hand), 3 days of rows and the generators' own in the right child, retention, the default partition emptied, one day's range reads one child, the encoders' names planted on the search_path never called"
     bash "$REPO/tests/partman.sh" "$WORK/partman$major"
 
-    say "[pg$major] partitioning by the time in the id with TimescaleDB: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
-    bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$major"
+    timescaledb_step "$major"
 
     say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"
     bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
@@ -236,25 +245,33 @@ partitioning_result() {
     esac
 }
 
+# run_logged NAME LOG COMMAND...: the command in a subshell under set -e, its output also to LOG; NAME goes
+# into passed or failed, and result and seconds say how it went.
+run_logged() {
+    local name=$1 log=$2 started
+    shift 2
+    started=$(date +%s)
+    # Not in an if: there bash would ignore set -e inside the command.
+    set +e
+    (set -e; "$@") 2>&1 | tee "$log"
+    local status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -eq 0 ]; then
+        passed+=("$name")
+        result=passed
+    else
+        failed+=("$name")
+        result=FAILED
+    fi
+    seconds=$(($(date +%s) - started))
+}
+
 passed=()
 failed=()
 summary=()
 for major in "${MAJORS[@]}"; do
     log="$WORK/pg$major.log"
-    started=$(date +%s)
-    # Not in an if: there bash would ignore set -e inside run_major.
-    set +e
-    (set -e; run_major "$major") 2>&1 | tee "$log"
-    status=${PIPESTATUS[0]}
-    set -e
-    if [ "$status" -eq 0 ]; then
-        passed+=("$major")
-        result=passed
-    else
-        failed+=("$major")
-        result=FAILED
-    fi
-    seconds=$(($(date +%s) - started))
+    run_logged "$major" "$log" run_major "$major"
     # Counts from the runners' own closing lines.
     rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}' || true)
     regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//' || true)
@@ -266,25 +283,15 @@ done
 # TimescaleDB on its major when the suite does not run there: comb_ext installed (debug build) and the test.
 run_timescaledb_only() {
     local major=$1
-    export PG_CONFIG=${PG_CONFIGS[$major]}
-    PGBIN=$("$PG_CONFIG" --bindir)
-    export PGBIN
-    export CARGO_TARGET_DIR="$REPO/target/pg$major"
+    use_server "$major"
     say "[pg$major] comb_ext installed for TimescaleDB alone (the rest of the suite runs on $major in scripts/matrix.sh)"
     bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
-    say "[pg$major] partitioning by the time in the id with TimescaleDB 2.19.3: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
-    bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$major"
+    timescaledb_step "$major"
 }
 
 if [ $timescaledb_only = yes ]; then
     log="$WORK/pg$TIMESCALEDB_MAJOR-timescaledb.log"
-    started=$(date +%s)
-    set +e
-    (set -e; run_timescaledb_only "$TIMESCALEDB_MAJOR") 2>&1 | tee "$log"
-    status=${PIPESTATUS[0]}
-    set -e
-    seconds=$(($(date +%s) - started))
-    if [ "$status" -eq 0 ]; then passed+=("$TIMESCALEDB_MAJOR (TimescaleDB)"); result=passed; else failed+=("$TIMESCALEDB_MAJOR (TimescaleDB)"); result=FAILED; fi
+    run_logged "$TIMESCALEDB_MAJOR (TimescaleDB)" "$log" run_timescaledb_only "$TIMESCALEDB_MAJOR"
     summary+=("$(printf '| %s | %s | not run | not run | not run | not run (TimescaleDB only) | %s | %d min %02d s |' "$TIMESCALEDB_MAJOR (TimescaleDB only)" "$result" \
         "$(partitioning_result timescaledb "$log")" $((seconds / 60)) $((seconds % 60)))")
 fi

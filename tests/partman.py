@@ -51,44 +51,33 @@ def check(ok, what):
 # partitioning), 'hand' (declarative, kept by statements); day_range: one day [lo, hi) as a condition;
 # expect_scans: children its plan scans, when not 1 (a mismatch shown on purpose, docs/partitioning.md).
 COMB_RANGE = "ids.comb_in_range(id, {lo}, {hi}, '{fmt}'::ids.comb_format)"
+
+
+def comb_set(name, fmt, **given):
+    """A COMB table of format fmt, kept by pg_partman with that format's encoder and decoder
+    (comb_floor_<fmt>, comb_timestamp_<fmt>) unless `given` says otherwise."""
+    return dict(dict(name=name, type="uuid", key="id", default=f"ids.comb_uuid('{fmt}')",
+                     at=f"ids.comb_uuid(t, '{fmt}')", decode=f"ids.comb_timestamp({{x}}::uuid, '{fmt}')",
+                     how="encoder", enc=f"ids.comb_floor_{fmt}", dec=f"ids.comb_timestamp_{fmt}",
+                     day_range=COMB_RANGE.replace("{fmt}", fmt)), **given)
+
+
+# The default format as users write it, DEFAULT comb_uuid().
+POSTGRESQL_DEFAULT = dict(default="ids.comb_uuid()", at="ids.comb_uuid(t)", decode="ids.comb_timestamp({x}::uuid)")
 FAMILIES = [
-    dict(name="comb_pg_uuid7pair", type="uuid", key="id", default="ids.comb_uuid()",
-         at="ids.comb_uuid(t)", decode="ids.comb_timestamp({x}::uuid)", how="encoder",
-         enc="partman.uuid7_time_encoder", dec="partman.uuid7_time_decoder",
-         day_range=COMB_RANGE.replace("{fmt}", "postgresql")),
-    dict(name="comb_pg", type="uuid", key="id", default="ids.comb_uuid()",
-         at="ids.comb_uuid(t)", decode="ids.comb_timestamp({x}::uuid)", how="encoder",
-         enc="ids.comb_floor_postgresql", dec="ids.comb_timestamp_postgresql",
-         day_range=COMB_RANGE.replace("{fmt}", "postgresql")),
-    dict(name="comb_v7", type="uuid", key="id", default="ids.comb_uuid('uuidv7')",
-         at="ids.comb_uuid(t, 'uuidv7')", decode="ids.comb_timestamp({x}::uuid, 'uuidv7')",
-         # Bounds from the postgresql format's floor (not v7s: the same milliseconds, but below
-         # comb_in_range's uuidv7 bounds, so a day's range reaches into the next child).
-         decode_bound="ids.comb_timestamp({x}::uuid)", how="encoder",
-         enc="ids.comb_floor_postgresql", dec="ids.comb_timestamp_postgresql", expect_scans=2,
-         day_range=COMB_RANGE.replace("{fmt}", "uuidv7")),
-    dict(name="comb_v7_floor", type="uuid", key="id", default="ids.comb_uuid('uuidv7')",
-         at="ids.comb_uuid(t, 'uuidv7')", decode="ids.comb_timestamp({x}::uuid, 'uuidv7')",
-         how="encoder",
-         enc="ids.comb_floor_uuidv7", dec="ids.comb_timestamp_uuidv7",
-         day_range=COMB_RANGE.replace("{fmt}", "uuidv7")),
-    dict(name="comb_sqldatetime", type="uuid", key="id", default="ids.comb_uuid('postgresql_sqldatetime')",
-         at="ids.comb_uuid(t, 'postgresql_sqldatetime')",
-         decode="ids.comb_timestamp({x}::uuid, 'postgresql_sqldatetime')", how="encoder",
-         enc="ids.comb_floor_postgresql_sqldatetime", dec="ids.comb_timestamp_postgresql_sqldatetime",
-         day_range=COMB_RANGE.replace("{fmt}", "postgresql_sqldatetime")),
-    dict(name="comb_sqlserver", type="uuid", key="id ids.uuid_sqlserver_ops", default="ids.comb_uuid('sqlserver')",
-         at="ids.comb_uuid(t, 'sqlserver')", decode="ids.comb_timestamp({x}::uuid, 'sqlserver')", how="encoder",
-         enc="ids.comb_floor_sqlserver", dec="ids.comb_timestamp_sqlserver",
-         day_range=COMB_RANGE.replace("{fmt}", "sqlserver")),
-    dict(name="comb_legacy", type="uuid", key="id ids.uuid_sqlserver_ops", default="ids.comb_uuid('legacy')",
-         at="ids.comb_uuid(t, 'legacy')", decode="ids.comb_timestamp({x}::uuid, 'legacy')", how="encoder",
-         enc="ids.comb_floor_legacy", dec="ids.comb_timestamp_legacy",
-         day_range=COMB_RANGE.replace("{fmt}", "legacy")),
-    dict(name="comb_ticks", type="uuid", key="id ids.uuid_sqlserver_ops", default="ids.comb_uuid('ticks')",
-         at="ids.comb_uuid(t, 'ticks')", decode="ids.comb_timestamp({x}::uuid, 'ticks')", how="encoder",
-         enc="ids.comb_floor_ticks", dec="ids.comb_timestamp_ticks",
-         day_range=COMB_RANGE.replace("{fmt}", "ticks")),
+    comb_set("comb_pg_uuid7pair", "postgresql", **POSTGRESQL_DEFAULT,
+             enc="partman.uuid7_time_encoder", dec="partman.uuid7_time_decoder"),
+    comb_set("comb_pg", "postgresql", **POSTGRESQL_DEFAULT),
+    # Bounds from the postgresql format's floor (not v7s: the same milliseconds, but below
+    # comb_in_range's uuidv7 bounds, so a day's range reaches into the next child).
+    comb_set("comb_v7", "uuidv7", decode_bound="ids.comb_timestamp({x}::uuid)",
+             enc="ids.comb_floor_postgresql", dec="ids.comb_timestamp_postgresql", expect_scans=2),
+    comb_set("comb_v7_floor", "uuidv7"),
+    comb_set("comb_sqldatetime", "postgresql_sqldatetime"),
+    # SQL Server order: the partition key in that operator class.
+    comb_set("comb_sqlserver", "sqlserver", key="id ids.uuid_sqlserver_ops"),
+    comb_set("comb_legacy", "legacy", key="id ids.uuid_sqlserver_ops"),
+    comb_set("comb_ticks", "ticks", key="id ids.uuid_sqlserver_ops"),
     dict(name="muid", type="uuid", key="id", default="ids.muid_new()",
          at="ids.muid_pack(t, 77::bigint, 0)", decode="ids.muid_timestamp({x}::uuid)", how="encoder",
          enc="ids.muid_floor", dec="ids.muid_timestamp",
