@@ -106,10 +106,14 @@ build() {
     # Debian's flags (debian/rules of 2.19.3+dfsg-1+deb13u1): no telemetry, which would call home from a
     # background worker; APACHE_ONLY, as tsl/ is not in the tarball. Its own tests are not built: they need
     # a PostgreSQL source tree and Perl modules, and are not what is tested here.
+    # A server built without OpenSSL (16's wheel) refuses TimescaleDB's default; it then does without, as its
+    # bootstrap offers.
+    local openssl=()
+    "$pg_config" --configure | grep -q -- '--with-openssl' || openssl=(-DUSE_OPENSSL=0)
     (
         cd "$src"
         BUILD_FORCE_REMOVE=true ./bootstrap -DPG_CONFIG="$pg_config" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-            -DAPACHE_ONLY=ON -DSEND_TELEMETRY_DEFAULT=OFF -DUSE_TELEMETRY=OFF \
+            -DAPACHE_ONLY=ON -DSEND_TELEMETRY_DEFAULT=OFF -DUSE_TELEMETRY=OFF "${openssl[@]}" \
             -DREGRESS_CHECKS=OFF -DTAP_CHECKS=OFF -DWARNINGS_AS_ERRORS=OFF >bootstrap.log 2>&1
         make -C build -j"${COMB_EXT_BUILD_JOBS:-$(nproc)}" >make.log 2>&1
         make -C build install >install.log 2>&1
