@@ -13,10 +13,20 @@
 # clock: no ID is made twice. Then within one session: the id let go by pg_advisory_unlock_all() and
 # by DISCARD ALL while the clock is set back into the milliseconds the session used; re-claimed, it
 # goes on after them.
-#   bash tests/clock_step.sh [work dir]      (expects comb_ext installed; port COMB_EXT_TEST_PORT + 10)
+#   bash tests/clock_step.sh [work dir] [--quick]   (expects comb_ext installed; port COMB_EXT_TEST_PORT + 10)
+# --quick is the quick cell, not the full run: the first step back (sno_new goes on at once) and the
+# second (it fails with 55000 after max_clock_wait, issuing nothing); no sno twice. No uid8 re-claims,
+# no steps during waits, no restarts.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
+QUICK=0
+args=()
+for arg in "$@"; do
+    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
+done
+set -- "${args[@]}"
 WORK=${1:-/tmp/comb_ext_clock_step}
+[ "$QUICK" = 1 ] && echo "clock_step --quick: THE QUICK CELL ONLY, not the full run: sno_new across the first step back (30 s) and the second (90 s, must fail after max_clock_wait); uid8 re-claims, steps during waits and restarts not run"
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 10))
 dir="$WORK/cluster"
 offset="$WORK/faketime.rc"
@@ -37,49 +47,52 @@ snos() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT sno_new()::text
 server_time() { cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT to_char(clock_timestamp(), 'HH24:MI:SS')"; }
 step() { faketime_step "$offset" "$1"; }
 
-uid8s() {
-    cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = 7" \
-        -c "SELECT uid8_new('time_sequential') FROM generate_series(1, $1)"
-}
-uid8s 128000 >"$WORK/uid8_first_holder.txt"   # 64 a millisecond on one id: 2 s
-echo "server clock $(server_time): 128000 uid8s on generator id 7 from a session that ended"
-step "-4"
-uid8s 32000 >"$WORK/uid8_second_holder.txt"
-echo "server clock $(server_time) (set back 4 s): 32000 uid8s on generator id 7 from a new session"
-uid8_made=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt" | wc -l)
-uid8_distinct=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt" | sort -u | wc -l)
-first_last=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(tail -1 "$WORK/uid8_first_holder.txt"))")
-second_first=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(head -1 "$WORK/uid8_second_holder.txt"))")
-echo "uid8: $uid8_made made, $uid8_distinct distinct; first holder's last ms $first_last, second holder's first $second_first"
-# The same within one session, the id let go by pg_advisory_unlock_all() and by DISCARD ALL (what
-# poolers send) while the clock is set back 3 s, so that it reads inside the second of milliseconds
-# the session used (about 0.5 s behind the last): the session re-claims the id and goes on after its
-# last millisecond. (Inside psql, \! changes the offset and waits for it to take hold.)
-reclaim() {
-    local release=$1 generator=$2 offset_after=$3
-    cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = $generator" \
-        -c "SELECT uid8_new('time_sequential') FROM generate_series(1, 64000)" \
-        -c "\\! echo '$offset_after' > '$offset'; sleep 2.5" -c "$release" \
-        -c "SELECT 'clock ' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint" \
-        -c "SET comb_ext.uid8_generator_id = $generator" \
-        -c "SELECT uid8_new('time_sequential') FROM generate_series(1, 32000)" | grep -v '^$'
-}
-step "+0"
-reclaim "SELECT pg_advisory_unlock_all()" 8 "-3" >"$WORK/uid8_unlock_all.txt"
-reclaim "DISCARD ALL" 9 "-6" >"$WORK/uid8_discard_all.txt"
-for file in uid8_unlock_all uid8_discard_all; do
-    clock_ms=$(grep '^clock ' "$WORK/$file.txt" | cut -d' ' -f2)
-    grep -v '^clock ' "$WORK/$file.txt" >"$WORK/$file.ids"
-    made=$(wc -l <"$WORK/$file.ids")
-    distinct=$(sort -u "$WORK/$file.ids" | wc -l)
-    # How far the clock read behind the last millisecond used before the release (IDs of one
-    # session increase: the 64,000th is the last).
-    behind_ms=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "
-        SELECT (extract(epoch FROM uid8_timestamp($(sed -n 64000p "$WORK/$file.ids"))) * 1000)::bigint - $clock_ms")
-    echo "uid8, one session, $file with the clock $behind_ms ms behind at the re-claim: $made made, $distinct distinct"
-    [ "$made" -eq 96000 ] && [ "$distinct" -eq 96000 ] && [ "$behind_ms" -gt 0 ] && [ "$behind_ms" -lt 1000 ] || { echo "FAILED: $file"; reclaim_failed=1; }
-done
-step "+0"
+# Not in the quick cell: uid8 re-claims after a step back.
+if [ "$QUICK" = 0 ]; then
+    uid8s() {
+        cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = 7" \
+            -c "SELECT uid8_new('time_sequential') FROM generate_series(1, $1)"
+    }
+    uid8s 128000 >"$WORK/uid8_first_holder.txt"   # 64 a millisecond on one id: 2 s
+    echo "server clock $(server_time): 128000 uid8s on generator id 7 from a session that ended"
+    step "-4"
+    uid8s 32000 >"$WORK/uid8_second_holder.txt"
+    echo "server clock $(server_time) (set back 4 s): 32000 uid8s on generator id 7 from a new session"
+    uid8_made=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt" | wc -l)
+    uid8_distinct=$(cat "$WORK/uid8_first_holder.txt" "$WORK/uid8_second_holder.txt" | sort -u | wc -l)
+    first_last=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(tail -1 "$WORK/uid8_first_holder.txt"))")
+    second_first=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT uid8_timestamp($(head -1 "$WORK/uid8_second_holder.txt"))")
+    echo "uid8: $uid8_made made, $uid8_distinct distinct; first holder's last ms $first_last, second holder's first $second_first"
+    # The same within one session, the id let go by pg_advisory_unlock_all() and by DISCARD ALL (what
+    # poolers send) while the clock is set back 3 s, so that it reads inside the second of milliseconds
+    # the session used (about 0.5 s behind the last): the session re-claims the id and goes on after its
+    # last millisecond. (Inside psql, \! changes the offset and waits for it to take hold.)
+    reclaim() {
+        local release=$1 generator=$2 offset_after=$3
+        cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SET comb_ext.uid8_generator_id = $generator" \
+            -c "SELECT uid8_new('time_sequential') FROM generate_series(1, 64000)" \
+            -c "\\! echo '$offset_after' > '$offset'; sleep 2.5" -c "$release" \
+            -c "SELECT 'clock ' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint" \
+            -c "SET comb_ext.uid8_generator_id = $generator" \
+            -c "SELECT uid8_new('time_sequential') FROM generate_series(1, 32000)" | grep -v '^$'
+    }
+    step "+0"
+    reclaim "SELECT pg_advisory_unlock_all()" 8 "-3" >"$WORK/uid8_unlock_all.txt"
+    reclaim "DISCARD ALL" 9 "-6" >"$WORK/uid8_discard_all.txt"
+    for file in uid8_unlock_all uid8_discard_all; do
+        clock_ms=$(grep '^clock ' "$WORK/$file.txt" | cut -d' ' -f2)
+        grep -v '^clock ' "$WORK/$file.txt" >"$WORK/$file.ids"
+        made=$(wc -l <"$WORK/$file.ids")
+        distinct=$(sort -u "$WORK/$file.ids" | wc -l)
+        # How far the clock read behind the last millisecond used before the release (IDs of one
+        # session increase: the 64,000th is the last).
+        behind_ms=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -c "
+            SELECT (extract(epoch FROM uid8_timestamp($(sed -n 64000p "$WORK/$file.ids"))) * 1000)::bigint - $clock_ms")
+        echo "uid8, one session, $file with the clock $behind_ms ms behind at the re-claim: $made made, $distinct distinct"
+        [ "$made" -eq 96000 ] && [ "$distinct" -eq 96000 ] && [ "$behind_ms" -gt 0 ] && [ "$behind_ms" -lt 1000 ] || { echo "FAILED: $file"; reclaim_failed=1; }
+    done
+    step "+0"
+fi
 
 snos >"$WORK/before.txt"
 echo "server clock $(server_time), real $(date -u +%T): 20000 snos"
@@ -96,6 +109,22 @@ error=$(cluster_psql "$dir" "$PORT" -d postgres -qAt -v VERBOSITY=verbose \
 set -e
 second_ms=$((($(date +%s%N) - started) / 1000000))
 echo "server clock $(server_time) (set back 90 s): after $second_ms ms: $(echo "$error" | head -1)"
+
+# The quick cell ends here, with the checks of the two steps (the same as at the end of the full run).
+if [ "$QUICK" = 1 ]; then
+    made=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" | wc -l)
+    distinct=$(cat "$WORK/before.txt" "$WORK/after_first_step.txt" "$WORK/after_second_step.txt" | sort -u | wc -l)
+    issued_after_second=$(wc -l <"$WORK/after_second_step.txt")
+    echo "snos: $made made, $distinct distinct; issued after the second step: $issued_after_second"
+    status=0
+    [ "$made" -eq 40000 ] && [ "$distinct" -eq 40000 ] || { echo "FAILED: a sno was made twice or missing"; status=1; }
+    [ "$issued_after_second" -eq 0 ] || { echo "FAILED: a value was issued after the second step"; status=1; }
+    echo "$error" | grep -q "ERROR:  55000: sno_new: the last value issued (or the mark reserved before a restart) is [0-9.]* s ahead of the system clock" || { echo "FAILED: not the 55000 clock error"; status=1; }
+    [ "$first_ms" -lt 1500 ] || { echo "FAILED: the first step back made sno_new wait"; status=1; }
+    [ "$second_ms" -ge 2000 ] && [ "$second_ms" -lt 6000 ] || { echo "FAILED: the wait was not bounded by 2 s"; status=1; }
+    [ "$status" = 0 ] && echo "clock_step --quick: passed (the quick cell only)"
+    exit $status
+fi
 
 # Steps of the clock while calls wait for it, each a failure with 55000 before: a wait now returns
 # to the generator when the clock moves back. The clock first jumps an hour ahead of everything.

@@ -22,9 +22,11 @@ the duplicates, the refusals by SQLSTATE, what the docs promise, PASS or FAIL), 
 "event matrix: N passed, N failed[, N skipped]" (skipped: no libfaketime for the failovers). A control
 (one sno partition set on a source and its copy after the copy was seen) must repeat values.
 Default: everything, 4 sessions x 8,000 values; --short: a failover 4 s behind, no pg_upgrade --link, three
-events and three subsets, 4 x 4,000; --long: 8 x 25,000.
+events and three subsets, 4 x 4,000; --long: 8 x 25,000; --quick: the quick cell, one event row (cp -a of a
+stopped server, every generator, every phase of that row) and its control, 2 x 2,000 (no other event, no
+failover, no subsets, no pg_upgrade; it says so in its first line).
 
-    python tests/event_matrix.py WORK_DIR --pg-config PATH [--port-base N] [--short | --long]
+    python tests/event_matrix.py WORK_DIR --pg-config PATH [--port-base N] [--short | --long | --quick]
 """
 
 import argparse
@@ -201,7 +203,8 @@ class Matrix:
                                      text=True).stdout.strip()
         self.ports = list(range(args.port_base, args.port_base + args.ports))
         self.servers = []
-        self.sessions, self.per_session = {"short": (4, 4000), "full": (4, 8000), "long": (8, 25000)}[args.size]
+        self.sessions, self.per_session = {"quick": (2, 2000), "short": (4, 4000), "full": (4, 8000),
+                                           "long": (8, 25000)}[args.size]
         os.makedirs(self.work, exist_ok=True)
         chown_postgres(self.work)
 
@@ -435,6 +438,8 @@ class Matrix:
                   ("two promoted clones", self.promoted_clones)]
         if self.args.size == "short":
             events = [events[0], events[1], events[3]]
+        elif self.args.size == "quick":
+            events = [events[0]]
         for event, make in events:
             copies = make(source)
             roles = [(source, "source")] + [(c, "copy") for c in copies]
@@ -588,26 +593,35 @@ def main():
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--short", dest="size", action="store_const", const="short")
     size.add_argument("--long", dest="size", action="store_const", const="long")
+    size.add_argument("--quick", dest="size", action="store_const", const="quick",
+                      help="the quick cell: cp -a of a stopped server and its control only")
     parser.set_defaults(size="full")
     args = parser.parse_args()
     matrix = Matrix(args)
     started = time.time()
     try:
-        skews = [4] if args.size == "short" else [1, 4, 60]
-        failovers = matrix.failovers(skews)
-        # Each new primary's first phase runs when its clock meets the old primary's burst, the
-        # nearest first (the 60 s one waits for it).
-        steps = [(cell, matrix.phases(*cell)) for cell in failovers]
-        for cell, cell_steps in steps:
-            if cell[1][0][0].clock_behind < 30:
-                next(cell_steps)
-        for cell, cell_steps in steps:
-            run_all(cell_steps)
-            cell[1][0][0].done()
-        source = matrix.fresh_source("source")
-        matrix.copy_events(source)
-        matrix.subsets()
-        matrix.upgrades(source)
+        if args.size == "quick":
+            print("event matrix --quick: THE QUICK CELL ONLY, not the matrix: cp -a of a stopped server, every "
+                  "generator and phase of that row, and the control; no other event, failover, subset or pg_upgrade",
+                  flush=True)
+            source = matrix.fresh_source("source")
+            matrix.copy_events(source)
+        else:
+            skews = [4] if args.size == "short" else [1, 4, 60]
+            failovers = matrix.failovers(skews)
+            # Each new primary's first phase runs when its clock meets the old primary's burst, the
+            # nearest first (the 60 s one waits for it).
+            steps = [(cell, matrix.phases(*cell)) for cell in failovers]
+            for cell, cell_steps in steps:
+                if cell[1][0][0].clock_behind < 30:
+                    next(cell_steps)
+            for cell, cell_steps in steps:
+                run_all(cell_steps)
+                cell[1][0][0].done()
+            source = matrix.fresh_source("source")
+            matrix.copy_events(source)
+            matrix.subsets()
+            matrix.upgrades(source)
     finally:
         matrix.stop_all()
     summary = f"event matrix: {counts['passed']} passed, {counts['failed']} failed"

@@ -27,16 +27,31 @@
 #  4. the differential test against the compiled edition (installed by scripts/test.sh before this
 #     runs): random inputs through both, every result and SQLSTATE equal; 100,000 cases per function
 #     on 18, 20,000 on the other majors, for sno, muid and uid8 and the COMB family (tests/portable_diff.py).
-#   bash tests/portable.sh WORKDIR MAJOR      (PGBIN: the major's binaries; port COMB_EXT_TEST_PORT+40)
+#   bash tests/portable.sh WORKDIR MAJOR [--quick]   (PGBIN: the major's binaries; port COMB_EXT_TEST_PORT+40)
+# --quick is the quick cell, not the full run: 2.'s install by the unprivileged role with its two refusals,
+# the vectors (sno, muid, uid8, the COMB family; the text forms on 10,000 ids), then 4. on a sample of 2,000
+# cases per function; it skips (and says so) the shadowing search_path, planting, comb_uuid's generator,
+# muid_new's sessions and crash restart, the roles that do not trust each other, the uninstall, and pg_tle (3.).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 
+QUICK=0
+args=()
+for arg in "$@"; do
+    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
+done
+set -- "${args[@]}"
 WORK=${1:?workdir}
 MAJOR=${2:?major}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 40))
 PYTHON=${COMB_EXT_PYTHON:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv/bin/python}
 CASES=20000 SESSIONS=8 CALLS=2000
 [ "$MAJOR" = 18 ] && CASES=100000 CALLS=5000
+text_forms_count=()  # tests/text_forms.py's default, 100,000 ids of each kind
+if [ "$QUICK" = 1 ]; then
+    CASES=2000 text_forms_count=(10000)
+    echo "portable --quick: THE QUICK CELL ONLY, not the full run: the SQL edition's install by a role with only CREATE on one schema, its vectors, the text forms on ${text_forms_count[0]} ids, and the differential on $CASES cases per function"
+fi
 CLUSTER="$WORK/cluster"
 started=$(date +%s)
 lap() { echo "  ($(($(date +%s) - started)) s so far)"; }
@@ -44,7 +59,9 @@ lap() { echo "  ($(($(date +%s) - started)) s so far)"; }
 python3 "$REPO/portable/build.py" --check
 
 pgtle=no
-if bash "$REPO/scripts/pgtle.sh" available "$MAJOR"; then
+if [ "$QUICK" = 1 ]; then
+    echo "portable --quick: pg_tle skipped in --quick (not built, not preloaded)"
+elif bash "$REPO/scripts/pgtle.sh" available "$MAJOR"; then
     bash "$REPO/scripts/pgtle.sh" build "$MAJOR"
     pgtle=yes
 fi
@@ -98,6 +115,24 @@ no_library() {
     echo "  database $db: no comb_ext extension, no function of a comb_ext library"
 }
 
+# The differential test against the compiled edition, $CASES cases per function (the last step; in --quick
+# the step after the vectors).
+differential() {
+    say "[pg$MAJOR portable] differential: $CASES random inputs per function through the compiled and the SQL edition, results and SQLSTATEs"
+    admin -d postgres -c "CREATE DATABASE diff"
+    admin -d diff -c "CREATE SCHEMA compiled" -c "CREATE EXTENSION comb_ext SCHEMA compiled" -c "CREATE SCHEMA ids"
+    cluster_psql "$CLUSTER" "$PORT" -qAt -d diff -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_install.sql"
+    "$PYTHON" "$REPO/tests/portable_ids.py" diff "$(conninfo postgres diff)" compiled ids "$CASES"
+    "$PYTHON" "$REPO/tests/portable_diff.py" "$(conninfo postgres diff)" compiled ids "$CASES"
+    # The key functions both editions have for SQL Server and binary order, on random uuids and NULL.
+    differ=$(admin -d diff -c "SELECT count(*) FROM (SELECT pg_catalog.gen_random_uuid() AS u FROM pg_catalog.generate_series(1, $CASES)
+        UNION ALL SELECT NULL) AS s WHERE compiled.uuid_sqlserver_key(u) IS DISTINCT FROM ids.uuid_sqlserver_key(u)
+        OR compiled.uuid_binary_key(u) IS DISTINCT FROM ids.uuid_binary_key(u)")
+    [ "$differ" = 0 ] || { echo "  FAILED: uuid_sqlserver_key/uuid_binary_key differ between the editions for $differ of $CASES uuids" >&2; exit 1; }
+    echo "  uuid_sqlserver_key, uuid_binary_key: $CASES random uuids and NULL, 0 differences"
+    lap
+}
+
 say "[pg$MAJOR portable] psql -f install as a role with only CREATE on schema ids, in a database without comb_ext's library"
 admin -d postgres -c "CREATE ROLE portable_user LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
 limited_database portable portable_user
@@ -115,7 +150,15 @@ admin -d portable -c "GRANT TEMP ON DATABASE portable TO portable_user"
 "$PYTHON" "$REPO/tests/portable_ids.py" vectors "$(conninfo portable_user portable)" ids
 "$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$(conninfo portable_user portable)" ids
 # The text forms against Python's base64 and python-ulid, their order, every bad character at every position.
-"$PYTHON" "$REPO/tests/text_forms.py" "$(conninfo portable_user portable)" ids
+"$PYTHON" "$REPO/tests/text_forms.py" "$(conninfo portable_user portable)" ids "${text_forms_count[@]}"
+if [ "$QUICK" = 1 ]; then
+    lap
+    say "[pg$MAJOR portable] skipped in --quick: the vectors under a shadowing search_path, planting, comb_uuid's generator, muid_new (sessions, cancel, crash restart), trust (roles that do not trust each other), uninstall, pg_tle"
+    differential
+    cluster_stop "$CLUSTER"
+    echo "portable --quick: passed in $(($(date +%s) - started)) s (the quick cell only: install, vectors, differential on $CASES cases)"
+    exit 0
+fi
 # The bodies name built-in functions pg_catalog.name: a schema that shadows them, ahead of pg_catalog
 # in the caller's search_path, changes nothing.
 admin -d portable -c "CREATE SCHEMA shadow" -c "GRANT USAGE ON SCHEMA shadow TO portable_user" -f - <<'SQL'
@@ -250,19 +293,7 @@ else
     say "[pg$MAJOR portable] pg_tle: not run (no ../shared/third_party/pg_tle-*.tar.gz, or no PostgreSQL $MAJOR build)"
 fi
 
-say "[pg$MAJOR portable] differential: $CASES random inputs per function through the compiled and the SQL edition, results and SQLSTATEs"
-admin -d postgres -c "CREATE DATABASE diff"
-admin -d diff -c "CREATE SCHEMA compiled" -c "CREATE EXTENSION comb_ext SCHEMA compiled" -c "CREATE SCHEMA ids"
-cluster_psql "$CLUSTER" "$PORT" -qAt -d diff -c 'SET search_path = ids' -f "$REPO/portable/dist/comb_ext_install.sql"
-"$PYTHON" "$REPO/tests/portable_ids.py" diff "$(conninfo postgres diff)" compiled ids "$CASES"
-"$PYTHON" "$REPO/tests/portable_diff.py" "$(conninfo postgres diff)" compiled ids "$CASES"
-# The key functions both editions have for SQL Server and binary order, on random uuids and NULL.
-differ=$(admin -d diff -c "SELECT count(*) FROM (SELECT pg_catalog.gen_random_uuid() AS u FROM pg_catalog.generate_series(1, $CASES)
-    UNION ALL SELECT NULL) AS s WHERE compiled.uuid_sqlserver_key(u) IS DISTINCT FROM ids.uuid_sqlserver_key(u)
-    OR compiled.uuid_binary_key(u) IS DISTINCT FROM ids.uuid_binary_key(u)")
-[ "$differ" = 0 ] || { echo "  FAILED: uuid_sqlserver_key/uuid_binary_key differ between the editions for $differ of $CASES uuids" >&2; exit 1; }
-echo "  uuid_sqlserver_key, uuid_binary_key: $CASES random uuids and NULL, 0 differences"
-lap
+differential
 
 cluster_stop "$CLUSTER"
 echo "portable: passed in $(($(date +%s) - started)) s"

@@ -7,19 +7,35 @@
 # skip rows, or the harness has not shown it can see a skip.
 # Then 2PC churn: every transaction prepared and at once committed, CHURN cycles for comb_uuid()
 # and a quarter of that for each other family, with the readers polling (0.5.0 skipped rows so).
-#   bash tests/watermark.sh WORK_DIR [SECONDS [CHURN]]   (each family SECONDS, default 60; CHURN
-#   default 100000; the control
+#   bash tests/watermark.sh WORK_DIR [SECONDS [CHURN]] [--quick]   (each family SECONDS, default 60;
+#   CHURN default 100000; the control
 #   COMB_EXT_WATERMARK_CONTROL_SECONDS each, default 15; expects comb_ext installed and psycopg in
 #   the venv scripts/setup.sh makes; port COMB_EXT_TEST_PORT + 36, default 54366)
+# --quick is the quick cell, not the full run: one family, comb_uuid(), for SECONDS (default 10),
+# CHURN 2PC cycles of it (default 2000) and its control (default 5 s); no sno, muid or uid8.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
-WORK=${1:?usage: tests/watermark.sh WORK_DIR [SECONDS]}
-SECONDS_EACH=${2:-60}
-CHURN=${3:-100000}
-CONTROL_SECONDS=${COMB_EXT_WATERMARK_CONTROL_SECONDS:-15}
+QUICK=0
+args=()
+for arg in "$@"; do
+    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
+done
+set -- "${args[@]}"
+WORK=${1:?usage: tests/watermark.sh WORK_DIR [SECONDS [CHURN]] [--quick]}
+if [ "$QUICK" = 1 ]; then
+    SECONDS_EACH=${2:-10}
+    CHURN=${3:-2000}
+    CONTROL_SECONDS=${COMB_EXT_WATERMARK_CONTROL_SECONDS:-5}
+    FAMILIES=(comb)
+    echo "watermark --quick: THE QUICK CELL ONLY, not the full run: comb_uuid() for $SECONDS_EACH s, $CHURN 2PC churn cycles and its control ($CONTROL_SECONDS s); sno, muid and uid8 not run"
+else
+    SECONDS_EACH=${2:-60}
+    CHURN=${3:-100000}
+    CONTROL_SECONDS=${COMB_EXT_WATERMARK_CONTROL_SECONDS:-15}
+    FAMILIES=(comb sno muid uid8)
+fi
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 36))
 PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
-FAMILIES=(comb sno muid uid8)
 
 # No psycopg is a failure, not a skip: the property would go untested.
 if ! "$PYTHON" -c 'import psycopg' 2>/dev/null; then
@@ -63,4 +79,8 @@ if [ ${#failed[@]} -gt 0 ]; then
     printf 'watermark: FAILED: %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "watermark: every family kept every committed row, under 2PC churn too, and the control skipped rows"
+if [ "$QUICK" = 1 ]; then
+    echo "watermark --quick (comb_uuid() only): it kept every committed row, under 2PC churn too, and the control skipped rows"
+else
+    echo "watermark: every family kept every committed row, under 2PC churn too, and the control skipped rows"
+fi
