@@ -6,18 +6,20 @@
 # SIGBUS. After a rename, running backends keep the old file, new ones get the whole new one.
 #   bash scripts/install.sh [--release] [--pg-config PATH]
 # --pg-config defaults to $PG_CONFIG, else the system's PostgreSQL 15. A dev-profile build (as
-# `cargo pgrx install`) unless --release. Builds in $CARGO_TARGET_DIR (default target/), staged there
-# by `cargo pgrx package`; installs into that pg_config's --pkglibdir and --sharedir/extension.
+# `cargo pgrx install`) unless --release or COMB_EXT_PROFILE=release (the test command's lanes set it, so
+# the tests that reinstall keep the lane's build). Builds in $CARGO_TARGET_DIR (default target/), staged
+# there by `cargo pgrx package`; installs into that pg_config's --pkglibdir and --sharedir/extension.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
 profile=(--debug)
+[ "${COMB_EXT_PROFILE:-debug}" != release ] || profile=()
 while [ $# -gt 0 ]; do
     case $1 in
         --release) profile=() ;;
         --pg-config) PG_CONFIG=${2:?--pg-config needs a path}; shift ;;
         --pg-config=*) PG_CONFIG=${1#*=} ;;
-        *) sed -n '7,10p' "$0" >&2; exit 2 ;;
+        *) sed -n '7,11p' "$0" >&2; exit 2 ;;
     esac
     shift
 done

@@ -18,7 +18,8 @@ VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' "$REPO/Cargo.toml" | head -n1)
 ARCH=$(dpkg --print-architecture)
 NAME="postgresql-$MAJOR-comb-ext"
 
-export CARGO_TARGET_DIR="$REPO/target/pg$MAJOR"
+# The test command's lane sets CARGO_TARGET_DIR to the target of its release build, which this then reuses.
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$REPO/target/pg$MAJOR}
 say "release build for PostgreSQL $MAJOR ($PG_CONFIG)" >&2
 (cd "$REPO" && cargo pgrx package --pg-config "$PG_CONFIG" --out-dir "$CARGO_TARGET_DIR/package" >&2)
 root="$CARGO_TARGET_DIR/package"

@@ -1,104 +1,176 @@
 #!/usr/bin/env bash
-# Command two: every test, on each PostgreSQL major given (default: 15, the system server, and 18,
-# built once from Debian's source package by scripts/pg.sh). For each major: the Rust unit and
-# property tests of src/rules, the conformance tests on tests/vectors (rules-level and in-server), the
-# #[pg_test]s, the pg_regress suite in tests/regress against a throwaway cluster running the
-# extension exactly as users install it, pg_dump/pg_restore, sqlsmith's random queries, uniqueness and memory under load, uid8
-# generator ids claimed at bulk speed and shared fairly between roles and databases, the misspelt-setting warning, standbys, clock steps, restarts,
-# the bound on muid's run-ahead, a Citus cluster (17 and 18, when Citus's source is beside the
-# repo), partitioning by the time in the id with pg_partman (14 and later) and TimescaleDB (14-17), and the
-# Debian package. TimescaleDB on 17 even when 17 is not among the majors: PostgreSQL 17 is then built (cached)
-# and comb_ext installed in it for that test alone. Once: the lint gate (cargo fmt, cargo clippy) and fuzzing.
-#   bash scripts/test.sh [MAJOR...]          e.g. bash scripts/test.sh 13 15 17 18 (scripts/matrix.sh)
-# Ends with a table of each major's result and wall time, and "test: N passed, N failed" (majors).
+# The test command, in two tiers (tests/README.md lists every step, its tier and its time):
+#   bash scripts/test.sh [MAJOR...]           the full gate (.ci/run): default 15 and 18
+#   bash scripts/test.sh --quick [MAJOR...]   the edit loop: default 15, about 10 minutes with the servers built
+# Full gate: every suite on each major given, each major in a lane of its own (servers, ports, work
+# directories and PGRX_HOME apart), at most COMB_EXT_LANES lanes at once (default 3), so that one lane's
+# compiles and CPU-bound suites fill the time another spends waiting on restarts, clock steps and soaks.
+# Once, in a lane of its own: the lint gate (cargo fmt, cargo clippy, the adapters' layers, the docs'
+# links), the loom model of the watermark slots, masking over a million ids, then fuzzing. TimescaleDB on
+# its major (14-17) even when that major is not given: comb_ext is then installed there for that test alone.
+# Each major: the Rust unit and property tests of src/rules, conformance on tests/vectors, the #[pg_test]s,
+# pg_regress against a throwaway cluster running the extension exactly as users install it, names on the
+# search_path, text forms, masking, the SQL edition, pg_dump/pg_restore, sqlsmith (20,000 queries split
+# among the majors), uniqueness and memory, uid8's claims and shares, standbys, the event matrix, clock
+# steps, damaged marks, watermarks, stalls, restarts, muid's run-ahead, Citus (16-18, when its source is
+# beside the repo), pg_partman (14+), TimescaleDB (14-17) and the Debian package.
+# Quick tier: the lint gate, cargo pgrx test (rules, properties, conformance, #[pg_test]s), pg_regress, the
+# names test, and one short cell of each harness class (an event-matrix row, one watermark family, one
+# restart, one clock step, the SQL edition's differential on a sample).
+# Both end with a summary table, the wall time of the whole run and of each lane, the three longest
+# steps, and "test: N passed, N failed" (lanes). Each step's ==> line carries its start time (UTC).
+# Builds go to $COMB_EXT_TARGET (default $COMB_EXT_CACHE/target, beside the cached servers), so a fresh
+# clone compiles only comb_ext itself; remove that directory for a cold build.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-MAJORS=("$@")
-[ ${#MAJORS[@]} -gt 0 ] || MAJORS=(15 18)
+TIER=full
+MAJORS=()
+for arg in "$@"; do
+    case $arg in
+        --quick) TIER=quick ;;
+        [0-9][0-9]) MAJORS+=("$arg") ;;
+        *) sed -n '2,4p' "$0" >&2; exit 2 ;;
+    esac
+done
+if [ ${#MAJORS[@]} -eq 0 ]; then
+    if [ $TIER = quick ]; then MAJORS=(15); else MAJORS=(15 18); fi
+fi
 WORK=${COMB_EXT_TEST_DIR:-/tmp/comb_ext_test}
 PORT=${COMB_EXT_TEST_PORT:-54330}
+CACHE=${COMB_EXT_CACHE:-/var/cache/comb_ext}
+TARGET=${COMB_EXT_TARGET:-$CACHE/target}
 FUZZ_SECONDS=${COMB_EXT_FUZZ_SECONDS:-20}
+LANES=${COMB_EXT_LANES:-3}
+VENV_PYTHON="${COMB_EXT_VENV:-$CACHE/venv}/bin/python"
+# Compiles run at a lower priority than the servers under test, so a lane's build does not starve another
+# lane's timed waits.
+NICE=(nice -n 10)
+GATE_STARTED=$(date +%s)
 
 bash "$REPO/scripts/setup.sh"
 cd "$REPO"
-mkdir -p "$WORK"
-chown postgres:postgres "$WORK"
-
-say "lint: cargo fmt --check and cargo clippy -D warnings (extension and fuzz workspace)"
-cargo fmt --check
-(cd fuzz && cargo fmt --check)
-CARGO_TARGET_DIR="$REPO/target/pg15" PGRX_PG_CONFIG_PATH=$(bash scripts/pg.sh pg_config 15) \
-    cargo clippy --all-targets --features "pg15 pg_test" --no-default-features -- -D warnings
-(cd fuzz && cargo clippy --all-targets -- -D warnings)
-python3 tests/module_layers.py  # families -> server -> postgres, no cycle among the adapters
-bash scripts/check_links.sh  # every relative link and #anchor of the docs resolves (no network)
-
-say "the watermark slot protocol under the loom model checker: every interleaving of a writer, a PREPARE's hand-over and a watermark's scans (and 0.5.0's scan, which it must catch)"
-# Only src/rules is built under --cfg loom (no pgrx, no PostgreSQL), in a target dir of its own.
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
-    cargo test --release --no-default-features --lib rules::watermark::loom -- --nocapture 2>&1 |
-    grep -Ev '^ +[0-9]+: |^note: |^stack backtrace:'
-
-say "masking: unmask(mask(x)) = x and no shared mask over 10^6 random ids per family and key (release)"
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$REPO/target/loom" \
-    cargo test --release --no-default-features --lib rules::mask -- --include-ignored
-
-# TimescaleDB's pinned release builds against 14-17: its test runs on 17 whatever the majors.
-TIMESCALEDB_MAJOR=17
-timescaledb_only=yes
-for major in "${MAJORS[@]}"; do [ "$major" != "$TIMESCALEDB_MAJOR" ] || timescaledb_only=no; done
-say "PostgreSQL servers: ${MAJORS[*]}$([ $timescaledb_only = no ] || echo " and $TIMESCALEDB_MAJOR (TimescaleDB only)")"
-declare -A PG_CONFIGS
-servers=("${MAJORS[@]}")
-[ $timescaledb_only = no ] || servers+=("$TIMESCALEDB_MAJOR")
-for major in "${servers[@]}"; do
-    PG_CONFIGS[$major]=$(bash scripts/pg.sh build "$major")
-    echo "PostgreSQL $major: ${PG_CONFIGS[$major]} ($("${PG_CONFIGS[$major]}" --version))"
+# The Debian packages the lanes' steps would each install when missing, in one apt-get before the lanes
+# start: two lanes' apt-gets at once would fail on dpkg's lock.
+lane_packages=(sqlsmith lintian cmake libkrb5-dev libcurl4-openssl-dev liblz4-dev libzstd-dev npm
+    bison flex uuid-dev libssl-dev zlib1g-dev bzip2 make gcc)
+missing=()
+for p in "${lane_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-bash scripts/pg.sh pgrx-init
+if [ $TIER = full ] && [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]} (the lanes' steps need them)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+        { apt-get update -q >/dev/null &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
+fi
+mkdir -p "$WORK" "$TARGET"
+chown postgres:postgres "$WORK"
+rm -f "$WORK"/steps-*.tsv "$WORK"/lane-*.log
 
-# Point the scripts at major $1's server, and cargo at a target directory of that major's own.
+# step TEXT: the ==> line, and the step's start in this lane's steps file (for the three longest steps).
+step() {
+    say "$*"
+    [ -z "${STEPS_FILE:-}" ] || printf '%s\t%s\n' "$(date +%s)" "$*" >>"$STEPS_FILE"
+}
+
+# The majors that run the whole suite; sqlsmith's queries are split among them.
+FULL_MAJORS=("${MAJORS[@]}")
+SQLSMITH_QUERIES=$((20000 / ${#FULL_MAJORS[@]}))
+
+# Each major's lane gets its own block of 200 ports (every test takes its ports from COMB_EXT_TEST_PORT).
+port_base_of() {
+    local i=0 m
+    for m in "${MAJORS[@]}" 16 17; do
+        [ "$m" = "$1" ] && { echo $((PORT + 200 * i)); return; }
+        i=$((i + 1))
+    done
+}
+
+# Point the scripts at major $1's server (building or unpacking it when it is not cached), cargo at a target
+# directory of that major's own, pgrx at a PGRX_HOME that knows only that major (so lanes never rewrite each
+# other's), and the tests at this lane's ports.
 use_server() {
-    export PG_CONFIG=${PG_CONFIGS[$1]}
+    local major=$1
+    PG_CONFIG=$(bash "$REPO/scripts/pg.sh" build "$major")
+    export PG_CONFIG
+    echo "PostgreSQL $major: $PG_CONFIG ($("$PG_CONFIG" --version))"
     PGBIN=$("$PG_CONFIG" --bindir)
     export PGBIN
-    export CARGO_TARGET_DIR="$REPO/target/pg$1"
+    export CARGO_TARGET_DIR="$TARGET/pg$major"
+    export COMB_EXT_TARGET="$TARGET"
+    export PGRX_HOME="$WORK/pgrx-home-$major"
+    mkdir -p "$PGRX_HOME"
+    [ -f "$PGRX_HOME/config.toml" ] && grep -qF "\"$PG_CONFIG\"" "$PGRX_HOME/config.toml" ||
+        cargo pgrx init "--pg$major" "$PG_CONFIG" >/dev/null
+    export COMB_EXT_TEST_PORT
+    COMB_EXT_TEST_PORT=$(port_base_of "$major")
+}
+
+# The lint gate and the checks that need no server.
+lint() {
+    step "lint: cargo fmt --check and cargo clippy -D warnings (extension and fuzz workspace); the adapters' layers; the docs' links"
+    cargo fmt --check
+    (cd fuzz && cargo fmt --check)
+    # In 15's target directory and with its lane's PGRX_HOME, as cargo pgrx test pg15 builds: the build scripts
+    # (bindgen over the server's headers) and proc-macros are then compiled once for both.
+    (
+        use_server 15 >/dev/null
+        PGRX_PG_CONFIG_PATH=$PG_CONFIG "${NICE[@]}" cargo clippy --all-targets --features "pg15 pg_test" \
+            --no-default-features -- -D warnings
+    )
+    (cd fuzz && CARGO_TARGET_DIR="$TARGET/fuzz" "${NICE[@]}" cargo clippy --all-targets -- -D warnings)
+    python3 tests/module_layers.py  # families -> server -> postgres, no cycle among the adapters
+    bash scripts/check_links.sh     # every relative link and #anchor of the docs resolves (no network)
+}
+
+once_lane() {
+    lint
+
+    step "the watermark slot protocol under the loom model checker: every interleaving of a writer, a PREPARE's hand-over and a watermark's scans (and 0.5.0's scan, which it must catch)"
+    # Only src/rules is built under --cfg loom (no pgrx, no PostgreSQL), in a target dir of its own.
+    RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$TARGET/loom" \
+        "${NICE[@]}" cargo test --release --no-default-features --lib rules::watermark::loom -- --nocapture 2>&1 |
+        grep -Ev '^ +[0-9]+: |^note: |^stack backtrace:'
+
+    step "masking: unmask(mask(x)) = x and no shared mask over 10^6 random ids per family and key (release)"
+    RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$TARGET/loom" \
+        "${NICE[@]}" cargo test --release --no-default-features --lib rules::mask -- --include-ignored
+
+    step "fuzzing every parser and decoder of src/rules, $FUZZ_SECONDS s each"
+    CARGO_TARGET_DIR="$TARGET/fuzz" "${NICE[@]}" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS"
+    echo "fuzz: passed (7 targets, $FUZZ_SECONDS s each)"
 }
 
 timescaledb_step() {
-    say "[pg$1] partitioning by the time in the id with TimescaleDB: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
+    step "[pg$1] partitioning by the time in the id with TimescaleDB: a hypertable per family through partition_func (uid8 also by integer partitioning), rows in the right chunk, the chunks each recommended one-day form reads, TimescaleDB's own wrong results pinned"
     bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$1"
 }
 
-# One major, start to end; its output also goes to $WORK/pgNN.log.
-run_major() {
-    local major=$1
-    use_server "$major"
-    local cluster="$WORK/cluster$major" results="$REPO/target/regress/pg$major"
-    cluster_stop "$cluster"
-    rm -rf "$cluster"
-    trap 'cluster_stop "'"$cluster"'"' EXIT
+# cargo pgrx test, the install as users get it, pg_regress and the names test: both tiers start so.
+core_steps() {
+    local major=$1 cluster=$2 results=$3
+    step "[pg$major] cargo pgrx test: rules unit/property tests, conformance, #[pg_test]s"
+    "${NICE[@]}" cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
 
-    say "[pg$major] cargo pgrx test: rules unit/property tests, conformance, #[pg_test]s"
-    cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
-
-    say "[pg$major] installing the extension as users get it (no test schema)"
-    bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
+    step "[pg$major] installing the extension as users get it (no test schema; a ${COMB_EXT_PROFILE:-debug} build)"
+    "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
     # Earlier releases' install scripts, as a server that ran them has them: the upgrade test starts there.
     install -m 644 "$REPO"/tests/upgrade/comb_ext--*.sql "$("$PG_CONFIG" --sharedir)/extension/"
 
-    say "[pg$major] reinstalled under a session that has the library mapped: every file renamed over, the session goes on"
-    bash "$REPO/tests/atomic_install.sh" "$WORK/atomic_install$major"
+    if [ $TIER = full ]; then
+        step "[pg$major] reinstalled under a session that has the library mapped: every file renamed over, the session goes on"
+        bash "$REPO/tests/atomic_install.sh" "$WORK/atomic_install$major"
+    fi
 
-    say "[pg$major] pg_regress suite (tests/regress) on a throwaway cluster, port $PORT"
+    step "[pg$major] pg_regress suite (tests/regress) on a throwaway cluster, port $COMB_EXT_TEST_PORT"
     # Preloaded, so the suite also shows the library is safe to load before the postmaster forks.
-    cluster_start "$cluster" "$PORT" "shared_preload_libraries = 'comb_ext'"
+    cluster_start "$cluster" "$COMB_EXT_TEST_PORT" "shared_preload_libraries = 'comb_ext'"
     rm -rf "$results"
     mkdir -p "$results"
     local status=0
     "$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress" \
-        --bindir="$PGBIN" --host="$cluster" --port="$PORT" --user=postgres --dbname=comb_ext_regress \
+        --bindir="$PGBIN" --host="$cluster" --port="$COMB_EXT_TEST_PORT" --user=postgres --dbname=comb_ext_regress \
         --inputdir="$REPO/tests/regress" --outputdir="$results" \
         --schedule="$REPO/tests/regress/schedule" || status=$?
     if [ $status -ne 0 ]; then
@@ -106,133 +178,247 @@ run_major() {
         return $status
     fi
 
-    say "[pg$major] names on the search_path, generated from the catalog: every function, every set of its arguments written as literals, the overload that call prefers planted after the extension's schema and in it, called by a superuser and through a SECURITY DEFINER wrapper; the control (no overloads) must run planted functions"
-    "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/tests/name_resolution.py" "$cluster" "$PORT"
+    step "[pg$major] names on the search_path, generated from the catalog: every function, every set of its arguments written as literals, the overload that call prefers planted after the extension's schema and in it, called by a superuser and through a SECURITY DEFINER wrapper; the control (no overloads) must run planted functions"
+    "$VENV_PYTHON" "$REPO/tests/name_resolution.py" "$cluster" "$COMB_EXT_TEST_PORT"
+}
 
-    say "[pg$major] text forms against Python's base64.b32hexencode and python-ulid: 100,000 uuids and bigints both ways, their order, every bad character at every position"
-    cluster_psql "$cluster" "$PORT" -qAt -d postgres -c "DROP DATABASE IF EXISTS text_forms" -c "CREATE DATABASE text_forms"
-    cluster_psql "$cluster" "$PORT" -qAt -d text_forms -c "CREATE EXTENSION comb_ext"
-    "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/tests/text_forms.py" \
-        "host=$cluster port=$PORT user=postgres dbname=text_forms" public
-    cluster_psql "$cluster" "$PORT" -qAt -d postgres -c "DROP DATABASE text_forms"
+# The quick tier's lane: the core, then one short cell of each harness class.
+quick_lane() {
+    local major=$1
+    use_server "$major"
+    local cluster="$WORK/cluster$major" results="$TARGET/regress/pg$major"
+    cluster_stop "$cluster"
+    rm -rf "$cluster"
+    trap 'cluster_stop "'"$cluster"'"' EXIT
+    core_steps "$major" "$cluster" "$results"
+    cluster_stop "$cluster"
+
+    step "[pg$major] quick cell: one event-matrix row (cp -a of a stopped server, every generator, each configuration write)"
+    "$VENV_PYTHON" "$REPO/tests/event_matrix.py" "$WORK/event_matrix$major" --pg-config "$PG_CONFIG" \
+        --port-base $((COMB_EXT_TEST_PORT + 70)) --quick
+
+    step "[pg$major] quick cell: watermarks, one family (comb_uuid()) for 10 s with 2,000 2PC churn cycles, and the control"
+    bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" --quick
+
+    step "[pg$major] quick cell: one restart with the clock set back (faketime)"
+    bash "$REPO/tests/restart.sh" "$WORK/restart$major" --quick
+
+    step "[pg$major] quick cell: one clock step back under a running server (faketime)"
+    bash "$REPO/tests/clock_step.sh" "$WORK/clock_step$major" --quick
+
+    step "[pg$major] quick cell: the SQL edition installed by an unprivileged role, its vectors, the differential against the compiled edition on a sample"
+    bash "$REPO/tests/portable.sh" "$WORK/portable$major" "$major" --quick
+}
+
+# One major, start to end, in the full gate. The build under test: on 15 a debug build (debug assertions and
+# overflow checks in every harness), then the release build for the package; on the other majors the release
+# build from the start, as users run it, which the package and muid's run-ahead reuse: two compiles, not
+# three (cargo pgrx test's build has the pg_test feature, so it cannot be the one installed).
+full_lane() {
+    local major=$1
+    export COMB_EXT_PROFILE=release
+    [ "$major" != 15 ] || COMB_EXT_PROFILE=debug
+    use_server "$major"
+    local cluster="$WORK/cluster$major" results="$TARGET/regress/pg$major"
+    cluster_stop "$cluster"
+    rm -rf "$cluster"
+    trap 'cluster_stop "'"$cluster"'"' EXIT
+    core_steps "$major" "$cluster" "$results"
+
+    step "[pg$major] text forms against Python's base64.b32hexencode and python-ulid: 100,000 uuids and bigints both ways, their order, every bad character at every position"
+    cluster_psql "$cluster" "$COMB_EXT_TEST_PORT" -qAt -d postgres -c "DROP DATABASE IF EXISTS text_forms" -c "CREATE DATABASE text_forms"
+    cluster_psql "$cluster" "$COMB_EXT_TEST_PORT" -qAt -d text_forms -c "CREATE EXTENSION comb_ext"
+    "$VENV_PYTHON" "$REPO/tests/text_forms.py" "host=$cluster port=$COMB_EXT_TEST_PORT user=postgres dbname=text_forms" public
+    cluster_psql "$cluster" "$COMB_EXT_TEST_PORT" -qAt -d postgres -c "DROP DATABASE text_forms"
 
     # In full on 15, on 10^5 ids elsewhere (the statistics scale their bounds to the count).
     local masking_size=--short
     [ "$major" = 15 ] && masking_size=
-    say "[pg$major] keyed masking on its own servers: comb_mask equal to python-uuidv47 on 10,000 ids each way, the key unseen by every role and in no server log (a key passed as bytea is: the control), no key / malformed / not preloaded refused, rank correlation and bit balance of $([ -n "$masking_size" ] && echo 10^5 || echo 10^6) masked ids per family, lookups through unmask use the primary key"
+    step "[pg$major] keyed masking on its own servers: comb_mask equal to python-uuidv47 on 10,000 ids each way, the key unseen by every role and in no server log (a key passed as bytea is: the control), no key / malformed / not preloaded refused, rank correlation and bit balance of $([ -n "$masking_size" ] && echo 10^5 || echo 10^6) masked ids per family, lookups through unmask use the primary key"
     bash "$REPO/tests/masking.sh" "$WORK/masking$major" $masking_size
 
-    say "[pg$major] pg_dump / pg_restore round trip"
-    bash "$REPO/tests/dump_restore.sh" "$cluster" "$PORT"
+    step "[pg$major] pg_dump / pg_restore round trip"
+    bash "$REPO/tests/dump_restore.sh" "$cluster" "$COMB_EXT_TEST_PORT"
+    cluster_stop "$cluster"
 
-    say "[pg$major] the SQL edition (portable/): psql -f and pg_tle installs by a role with only CREATE on one schema, tests/vectors, uninstall, differential against the compiled edition"
+    step "[pg$major] the SQL edition (portable/): psql -f and pg_tle installs by a role with only CREATE on one schema, tests/vectors, uninstall, differential against the compiled edition"
     bash "$REPO/tests/portable.sh" "$WORK/portable$major" "$major"
 
-    say "[pg$major] a misspelt comb_ext setting in postgresql.conf is reported"
+    step "[pg$major] a misspelt comb_ext setting in postgresql.conf is reported"
     bash "$REPO/tests/misspelt_setting.sh" "$WORK/misspelt$major"
 
-    say "[pg$major] sqlsmith: 20,000 random queries over the catalog and comb_ext; every one run, comb_ext called, no backend crashed, the postmaster never restarted"
-    bash "$REPO/tests/sqlsmith.sh" "$WORK/sqlsmith$major" 20000
+    step "[pg$major] sqlsmith: $SQLSMITH_QUERIES random queries over the catalog and comb_ext (seed $major; 20,000 split among ${FULL_MAJORS[*]}); every one run, comb_ext called, no backend crashed, the postmaster never restarted"
+    bash "$REPO/tests/sqlsmith.sh" "$WORK/sqlsmith$major" "$SQLSMITH_QUERIES" "$major"
 
-    say "[pg$major] uniqueness under load across three clusters, and a backend's memory over 10 million calls"
+    step "[pg$major] uniqueness under load across three clusters, and a backend's memory over 10 million calls"
     bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness$major"
 
-    say "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"
+    step "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"
     bash "$REPO/tests/uid8_bulk.sh" "$WORK/uid8_bulk$major"
 
-    say "[pg$major] uid8 generator ids are not hoarded: 200 idle sessions after bulk inserts hold one id each, a new session in another database gets one"
+    step "[pg$major] uid8 generator ids are not hoarded: 200 idle sessions after bulk inserts hold one id each, a new session in another database gets one"
     bash "$REPO/tests/uid8_hoarding.sh" "$WORK/uid8_hoarding$major"
 
-    say "[pg$major] uid8 generator ids are shared fairly: 170 sessions of one role idle in transaction mid-bulk, another role in another database and a superuser get a first id, the role is refused past its share (53400)"
+    step "[pg$major] uid8 generator ids are shared fairly: 170 sessions of one role idle in transaction mid-bulk, another role in another database and a superuser get a first id, the role is refused past its share (53400)"
     bash "$REPO/tests/uid8_share.sh" "$WORK/uid8_share$major"
 
-    say "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
+    step "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"
 
     # In full on 15 (which has more slack), reduced on the other majors.
-    matrix_size=--short
+    local matrix_size=--short
     [ "$major" = 15 ] && matrix_size=
-    say "[pg$major] the event matrix ($([ -n "$matrix_size" ] && echo reduced || echo full)): every generator after cp -a, a file copy of a running server during a backup, one backup restored twice, two promoted clones, failovers with the new primary's clock 1 s, 4 s and 60 s behind (faketime), pg_upgrade --copy and --link, then each kind of configuration write and the new values; copies of servers where each subset of generators ran: 0 duplicates or the documented refusal (55000)"
-    "${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python" "$REPO/tests/event_matrix.py" \
-        "$WORK/event_matrix$major" --pg-config "$PG_CONFIG" --port-base $((PORT + 70)) $matrix_size
+    step "[pg$major] the event matrix ($([ -n "$matrix_size" ] && echo reduced || echo full)): every generator after cp -a, a file copy of a running server during a backup, one backup restored twice, two promoted clones, failovers with the new primary's clock 1 s, 4 s and 60 s behind (faketime), pg_upgrade --copy and --link, then each kind of configuration write and the new values; copies of servers where each subset of generators ran: 0 duplicates or the documented refusal (55000)"
+    "$VENV_PYTHON" "$REPO/tests/event_matrix.py" "$WORK/event_matrix$major" --pg-config "$PG_CONFIG" \
+        --port-base $((COMB_EXT_TEST_PORT + 70)) $matrix_size
 
-    say "[pg$major] the clock set back under a running server and during waits (faketime): steps go on or wait only for values issued, one into the far past fails after comb_ext.max_clock_wait"
+    step "[pg$major] the clock set back under a running server and during waits (faketime): steps go on or wait only for values issued, one into the far past fails after comb_ext.max_clock_wait"
     bash "$REPO/tests/clock_step.sh" "$WORK/clock_step$major"
 
-    say "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"
+    step "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"
     bash "$REPO/tests/damaged_marks.sh" "$WORK/damaged_marks$major"
 
-    # The harness at full length on 18, shorter on the other majors (it is timing-free, so only
-    # its reach changes).
-    watermark_seconds=15 churn_cycles=25000
+    # The harness at full length on 18, shorter on the other majors (it is timing-free, so only its reach changes).
+    local watermark_seconds=15 churn_cycles=25000
     [ "$major" = 18 ] && watermark_seconds=60 churn_cycles=100000
-    say "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; 2PC churn, $churn_cycles cycles for comb and a quarter for each other family; no committed row skipped; the control (W from the clock) skips"
+    step "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; 2PC churn, $churn_cycles cycles for comb and a quarter for each other family; no committed row skipped; the control (W from the clock) skips"
     COMB_EXT_WATERMARK_CONTROL_SECONDS=5 bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" "$watermark_seconds" "$churn_cycles"
 
-    say "[pg$major] watermarks through crashes and clock steps: a killed backend's ids, prepared transactions across a postmaster kill -9 until COMMIT/ROLLBACK PREPARED, the clock set back an hour between polls (faketime)"
+    step "[pg$major] watermarks through crashes and clock steps: a killed backend's ids, prepared transactions across a postmaster kill -9 until COMMIT/ROLLBACK PREPARED, the clock set back an hour between polls (faketime)"
     bash "$REPO/tests/watermark_crash.sh" "$WORK/watermark_crash$major"
 
-    say "[pg$major] prepared transactions' records of watermark holdings: at most one per prepared transaction, none from a failed PREPARE; per database; after a restart, a deleted, out-of-range or damaged record holds W at 1970 until the transaction ends"
+    step "[pg$major] prepared transactions' records of watermark holdings: at most one per prepared transaction, none from a failed PREPARE; per database; after a restart, a deleted, out-of-range or damaged record holds W at 1970 until the transaction ends"
     bash "$REPO/tests/watermark_prepared.sh" "$WORK/watermark_prepared$major"
 
-    say "[pg$major] a disk that stalls every fsync of the marks for 10 s: generation goes on up to the mark written ahead, waits are cancelled within a second, nothing past the mark on disk after a kill -9"
+    step "[pg$major] a disk that stalls every fsync of the marks for 10 s: generation goes on up to the mark written ahead, waits are cancelled within a second, nothing past the mark on disk after a kill -9"
     bash "$REPO/tests/stall.sh" "$WORK/stall$major"
 
-    say "[pg$major] a backend ends while its thread writes a stalled mark and its pid is reused: the family goes on (the backend waited for its thread)"
+    step "[pg$major] a backend ends while its thread writes a stalled mark and its pid is reused: the family goes on (the backend waited for its thread)"
     bash "$REPO/tests/writer_exit.sh" "$WORK/writer_exit$major"
 
-    say "[pg$major] the clock two days ahead and back under a running server (faketime): no value twice; after a restart every generator refuses (XX001) until the marks are recovered"
+    step "[pg$major] the clock two days ahead and back under a running server (faketime): no value twice; after a restart every generator refuses (XX001) until the marks are recovered"
     bash "$REPO/tests/forward_jump.sh" "$WORK/forward_jump$major"
 
-    say "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
+    step "[pg$major] clean, kill -9 and crash restarts with the clock set back 1 s, 1 min and 1 h across them (faketime): no value twice"
     bash "$REPO/tests/restart.sh" "$WORK/restart$major"
 
-    say "[pg$major] quick restarts in a row: muid and the watermarks' floor stay where the first restart put them (0.5.0 crept 0.8 s a restart)"
+    step "[pg$major] quick restarts in a row: muid and the watermarks' floor stay where the first restart put them (0.5.0 crept 0.8 s a restart)"
     bash "$REPO/tests/quick_restarts.sh" "$WORK/quick_restarts$major"
 
-    # A release build: in a debug build one session's calls come slower than one a µs, and never
-    # run ahead of the clock. The tests after this one do not depend on the build's profile.
-    if [ "$major" = 18 ]; then
-        say "[pg$major] a burst of muid_new() runs the timeline at most 2 s ahead of the clock, seen from another database; after a restart and a clock set back an hour it goes on ahead at once (release build)"
-        bash "$REPO/scripts/install.sh" --release --pg-config "$PG_CONFIG" >/dev/null
-        bash "$REPO/tests/muid_run_ahead.sh" "$WORK/muid_run_ahead$major"
-    else
-        say "[pg$major] the bound on muid's run-ahead: run on 18 only, with a release build"
-    fi
-
     if [ "$major" = 15 ]; then
-        say "[pg$major] a PREPARE that takes over a prepared transaction's slot while gdb holds a watermark scan half-way (comb, sno): W passes no id of it while it is prepared (0.5.0 passed it); skipped without gdb or ptrace"
+        step "[pg$major] a PREPARE that takes over a prepared transaction's slot while gdb holds a watermark scan half-way (comb, sno): W passes no id of it while it is prepared (0.5.0 passed it); skipped without gdb or ptrace"
         bash "$REPO/tests/watermark_interleaving.sh" "$WORK/watermark_interleaving$major"
-    else
-        say "[pg$major] the watermark scan interleaved with gdb: run on 15 only"
-    fi
 
-    if [ "$major" = 15 ]; then
-        say "[pg$major] 0.4.0 and this build under one running server (upgrade without a restart): 8 + 8 sessions, one generator per family, no value twice"
+        step "[pg$major] 0.4.0 and this build under one running server (upgrade without a restart): 8 + 8 sessions, one generator per family, no value twice"
         bash "$REPO/tests/upgrade_in_place.sh" "$WORK/upgrade_in_place$major"
     else
-        say "[pg$major] 0.4.0 and this build under one running server: run on 15 only"
+        echo "the watermark scan interleaved with gdb, and 0.4.0 beside this build: run on 15 only"
     fi
 
     if bash "$REPO/scripts/citus.sh" available "$major"; then
-        say "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards, readers in id order through the coordinator (10 s per family)"
-        bash "$REPO/scripts/citus.sh" build "$major"
+        step "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards, readers in id order through the coordinator (10 s per family)"
+        "${NICE[@]}" bash "$REPO/scripts/citus.sh" build "$major"
         bash "$REPO/tests/citus.sh" "$WORK/citus$major"
         echo "citus: passed"
     else
-        say "[pg$major] Citus: not run here (Citus 14 runs on 17 and 18, from ../shared/third_party/citus-14.0.1.tar.gz)"
-        echo "citus: not run on $major"
+        echo "citus: not run on $major (Citus 14 runs on 16 to 18, from ../shared/third_party/citus-14.0.1.tar.gz)"
     fi
-    cluster_stop "$cluster"
 
-    say "[pg$major] partitioning by the time in the id with pg_partman (docs/partitioning.md): a set per family and format (encoder/decoder pairs, integer partitioning, by hand), 3 days of rows and the generators' own in the right child, retention, the default partition emptied, one day's range reads one child, the encoders' names planted on the search_path never called"
+    step "[pg$major] partitioning by the time in the id with pg_partman (docs/partitioning.md): a set per family and format (encoder/decoder pairs, integer partitioning, by hand), 3 days of rows and the generators' own in the right child, retention, the default partition emptied, one day's range reads one child, the encoders' names planted on the search_path never called"
     bash "$REPO/tests/partman.sh" "$WORK/partman$major"
 
     timescaledb_step "$major"
 
-    say "[pg$major] the Debian package: its files at this major's paths (15: installed with apt-get and used)"
-    bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
+    # The package is a release build; on 15 it is made here, elsewhere it is the one under test.
+    if [ "$COMB_EXT_PROFILE" != release ]; then
+        step "[pg$major] the release build, for the package"
+        COMB_EXT_PROFILE=release "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
+    fi
+
+    # A release build: in a debug build one session's calls come slower than one a µs and never run ahead.
+    if [ "$major" = 18 ]; then
+        step "[pg$major] a burst of muid_new() runs the timeline at most 2 s ahead of the clock, seen from another database; after a restart and a clock set back an hour it goes on ahead at once (release build)"
+        bash "$REPO/tests/muid_run_ahead.sh" "$WORK/muid_run_ahead$major"
+    else
+        echo "the bound on muid's run-ahead: run on 18 only"
+    fi
+
+    step "[pg$major] the Debian package from that release build: its files at this major's paths (15: installed with apt-get and used)"
+    "${NICE[@]}" bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
 }
+
+# TimescaleDB on its major when the suite does not run there: comb_ext installed (debug build) and the test.
+timescaledb_lane() {
+    local major=$1
+    use_server "$major"
+    step "[pg$major] comb_ext installed for TimescaleDB alone (the rest of the suite runs on $major in scripts/matrix.sh)"
+    "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
+    timescaledb_step "$major"
+}
+
+# Lanes: NAME|FUNCTION ARGS, run at most LANES at once, each in a subshell under set -e with its output in
+# $WORK/lane-NAME.log, printed whole when it ends.
+lanes=()
+if [ $TIER = quick ]; then
+    lanes+=("lint|lint")
+    for major in "${MAJORS[@]}"; do lanes+=("$major|quick_lane $major"); done
+else
+    for major in "${MAJORS[@]}"; do lanes+=("$major|full_lane $major"); done
+    lanes+=("once|once_lane")
+    # TimescaleDB's pinned release builds against 14-17: its test runs in the lane of each major given there, and
+    # on 16 in a lane of its own (comb_ext installed for it alone) when fewer than two are given: 16 is unpacked
+    # from a wheel, not built, so this costs a minute and a debug build.
+    timescaledb_majors=0
+    for major in "${MAJORS[@]}"; do
+        if [ "$major" -ge 14 ] && [ "$major" -le 17 ]; then timescaledb_majors=$((timescaledb_majors + 1)); fi
+    done
+    if [ $timescaledb_majors -lt 2 ] && ! printf '%s\n' "${MAJORS[@]}" | grep -qx 16; then
+        lanes+=("16-timescaledb|timescaledb_lane 16")
+    fi
+fi
+[ $TIER = quick ] && LANES=1
+
+declare -A LANE_OF_PID=() LANE_STARTED=() LANE_RESULT=() LANE_SECONDS=()
+running=0
+passed=()
+failed=()
+
+start_lane() {
+    local name=${1%%|*} command=${1#*|}
+    say "lane $name started: $command"
+    (
+        set -e
+        STEPS_FILE="$WORK/steps-$name.tsv"
+        # shellcheck disable=SC2086 # the command's words
+        $command
+    ) >"$WORK/lane-$name.log" 2>&1 &
+    LANE_OF_PID[$!]=$name
+    LANE_STARTED[$name]=$(date +%s)
+    running=$((running + 1))
+}
+
+finish_lane() {
+    local pid=$1 status=$2 name=${LANE_OF_PID[$1]}
+    unset "LANE_OF_PID[$pid]"
+    running=$((running - 1))
+    LANE_SECONDS[$name]=$(($(date +%s) - LANE_STARTED[$name]))
+    printf '%s\t%s\n' "$(date +%s)" "(end)" >>"$WORK/steps-$name.tsv"
+    if [ "$status" -eq 0 ]; then LANE_RESULT[$name]=passed; passed+=("$name"); else LANE_RESULT[$name]=FAILED; failed+=("$name"); fi
+    say "lane $name ${LANE_RESULT[$name]} in $((LANE_SECONDS[$name] / 60)) min $((LANE_SECONDS[$name] % 60)) s; its log ($WORK/lane-$name.log):"
+    cat "$WORK/lane-$name.log"
+    say "end of lane $name's log (${LANE_RESULT[$name]})"
+}
+
+next=0
+while [ $next -lt ${#lanes[@]} ] || [ $running -gt 0 ]; do
+    while [ $next -lt ${#lanes[@]} ] && [ $running -lt "$LANES" ]; do
+        start_lane "${lanes[next]}"
+        next=$((next + 1))
+    done
+    status=0
+    wait -n -p done_pid "${!LANE_OF_PID[@]}" || status=$?
+    finish_lane "$done_pid" "$status"
+done
 
 # "N checks passed", "not run: why" or FAILED, from a partitioning test's closing line in a log.
 partitioning_result() {
@@ -244,66 +430,45 @@ partitioning_result() {
         *) echo FAILED ;;
     esac
 }
+minutes() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
 
-# run_logged NAME LOG COMMAND...: the command in a subshell under set -e, its output also to LOG; NAME goes
-# into passed or failed, and result and seconds say how it went.
-run_logged() {
-    local name=$1 log=$2 started
-    shift 2
-    started=$(date +%s)
-    # Not in an if: there bash would ignore set -e inside the command.
-    set +e
-    (set -e; "$@") 2>&1 | tee "$log"
-    local status=${PIPESTATUS[0]}
-    set -e
-    if [ "$status" -eq 0 ]; then
-        passed+=("$name")
-        result=passed
-    else
-        failed+=("$name")
-        result=FAILED
-    fi
-    seconds=$(($(date +%s) - started))
-}
-
-passed=()
-failed=()
-summary=()
-for major in "${MAJORS[@]}"; do
-    log="$WORK/pg$major.log"
-    run_logged "$major" "$log" run_major "$major"
-    # Counts from the runners' own closing lines.
-    rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}' || true)
-    regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//' || true)
-    citus=$(grep -E '^citus: ' "$log" | tail -n1 | sed 's/^citus: //' || true)
-    summary+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %d min %02d s |' "$major" "$result" "$rust" "${regress:-none}" "${citus:-FAILED}" \
-        "$(partitioning_result partman "$log")" "$(partitioning_result timescaledb "$log")" $((seconds / 60)) $((seconds % 60)))")
-done
-
-# TimescaleDB on its major when the suite does not run there: comb_ext installed (debug build) and the test.
-run_timescaledb_only() {
-    local major=$1
-    use_server "$major"
-    say "[pg$major] comb_ext installed for TimescaleDB alone (the rest of the suite runs on $major in scripts/matrix.sh)"
-    bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
-    timescaledb_step "$major"
-}
-
-if [ $timescaledb_only = yes ]; then
-    log="$WORK/pg$TIMESCALEDB_MAJOR-timescaledb.log"
-    run_logged "$TIMESCALEDB_MAJOR (TimescaleDB)" "$log" run_timescaledb_only "$TIMESCALEDB_MAJOR"
-    summary+=("$(printf '| %s | %s | not run | not run | not run | not run (TimescaleDB only) | %s | %d min %02d s |' "$TIMESCALEDB_MAJOR (TimescaleDB only)" "$result" \
-        "$(partitioning_result timescaledb "$log")" $((seconds / 60)) $((seconds % 60)))")
-fi
-
-say "fuzzing every parser and decoder of src/rules, $FUZZ_SECONDS s each"
-fuzz_status=0
-CARGO_TARGET_DIR="$REPO/fuzz/target" bash "$REPO/tests/fuzz.sh" "$FUZZ_SECONDS" || fuzz_status=$?
-
-say "summary"
-echo "| major | result | cargo pgrx test | pg_regress | Citus | pg_partman | TimescaleDB | wall time |"
+say "summary ($TIER tier)"
+echo "| lane | result | cargo pgrx test | pg_regress | Citus | pg_partman | TimescaleDB | wall time |"
 echo "|---|---|---|---|---|---|---|---|"
-printf '%s\n' "${summary[@]}"
-[ $fuzz_status -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED"
+for entry in "${lanes[@]}"; do
+    name=${entry%%|*}
+    log="$WORK/lane-$name.log"
+    case $name in
+        once | lint)
+            printf '| %s | %s | | | | | | %s |\n' "$name (lint$([ "$name" = once ] && echo ", loom, masking, fuzz"))" \
+                "${LANE_RESULT[$name]}" "$(minutes "${LANE_SECONDS[$name]}")" ;;
+        *-timescaledb)
+            printf '| %s | %s | not run | not run | not run | not run (TimescaleDB only) | %s | %s |\n' \
+                "${name%-timescaledb} (TimescaleDB only)" "${LANE_RESULT[$name]}" "$(partitioning_result timescaledb "$log")" \
+                "$(minutes "${LANE_SECONDS[$name]}")" ;;
+        *)
+            # Counts from the runners' own closing lines.
+            rust=$(grep -E '^test result: ' "$log" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}' || true)
+            regress=$(grep -E 'tests passed|tests failed|All [0-9]+ tests' "$log" | tail -n1 | sed 's/^[# ]*//' || true)
+            if [ $TIER = quick ]; then
+                citus="not run (quick)" partman="not run (quick)" timescaledb="not run (quick)"
+            else
+                citus=$(grep -E '^citus: ' "$log" | tail -n1 | sed 's/^citus: //' || true)
+                partman=$(partitioning_result partman "$log") timescaledb=$(partitioning_result timescaledb "$log")
+            fi
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "${LANE_RESULT[$name]}" "$rust" "${regress:-none}" \
+                "${citus:-FAILED}" "$partman" "$timescaledb" "$(minutes "${LANE_SECONDS[$name]}")" ;;
+    esac
+done
+grep -h '^fuzz: ' "$WORK/lane-once.log" 2>/dev/null || [ $TIER = quick ] || echo "fuzz: FAILED"
+echo "wall time: $(minutes $(($(date +%s) - GATE_STARTED))) for the $TIER tier; lanes: $(for entry in "${lanes[@]}"; do
+    n=${entry%%|*}; printf '%s %s; ' "$n" "$(minutes "${LANE_SECONDS[$n]}")"; done | sed 's/; $//')"
+echo "the three longest steps:"
+for entry in "${lanes[@]}"; do
+    n=${entry%%|*}
+    awk -F'\t' -v lane="$n" 'NR > 1 { printf "%d\t%s\t%s\n", $1 - t, lane, s } { t = $1; s = $2 }' "$WORK/steps-$n.tsv" 2>/dev/null
+done | sort -rn | head -n3 | while IFS=$'\t' read -r s lane text; do
+    echo "  $(minutes "$s")  [$lane] ${text:0:150}"
+done
 echo "test: ${#passed[@]} passed, ${#failed[@]} failed"
-[ ${#failed[@]} -eq 0 ] && [ $fuzz_status -eq 0 ]
+[ ${#failed[@]} -eq 0 ]

@@ -63,7 +63,7 @@ echo "package: /usr/share/doc/$NAME: copyright (DEP-5, Expat), changelog.gz ($re
 # for Debian, which a package for Debian's own server (15) is not.
 if ! command -v lintian >/dev/null; then
     echo "package: installing lintian"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q lintian >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q lintian >/dev/null
 fi
 report=$(as_postgres lintian -I --pedantic "$deb" 2>&1 | grep -v 'root privileges' || true)
 [ -z "$report" ] || echo "$report" | sed 's/^/  lintian: /'
@@ -78,13 +78,14 @@ cluster="$WORK/cluster"
 cleanup() {
     cluster_stop "$cluster"
     if dpkg-query -W -f='${Status}' "$NAME" 2>/dev/null | grep -q "install ok installed"; then
-        DEBIAN_FRONTEND=noninteractive apt-get remove -y -q "$NAME" >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 remove -y -q "$NAME" >/dev/null
     fi
 }
 trap cleanup EXIT
 # Users install the package, not a cargo build: remove that copy first, so only the package's files are there.
 rm -f "$libdir/comb_ext.so" "$extdir"/comb_ext.control "$extdir"/comb_ext--*.sql
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >/dev/null
+# Another lane of the test command may hold dpkg's lock for a moment: wait for it.
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q "$deb" >/dev/null
 dpkg -L "$NAME" | grep -q "$libdir/comb_ext.so" || { echo "package: dpkg -L does not list the library" >&2; exit 1; }
 echo "package: installed with apt-get: $(dpkg-query -W -f='${Package} ${Version} ${Status}' "$NAME")"
 

@@ -9,7 +9,7 @@
 # once, 20,000 values each, for sno_new(), muid_new(), uid8_new('spread') and
 # uid8_new('time_sequential'): no value may appear twice. This build is left installed.
 #   bash tests/upgrade_in_place.sh WORK_DIR   (expects `scripts/pg.sh pgrx-init` to have run; builds
-#                                             0.4.0 in target/old-0.4.0-pgNN; port COMB_EXT_TEST_PORT
+#                                             0.4.0 in $COMB_EXT_TARGET/old-0.4.0-pgNN (default target/); port COMB_EXT_TEST_PORT
 #                                             + 30, default 54360)
 # The control (shows the test can fail): COMB_EXT_INPLACE_OLD_STAGE=DIR installs the `cargo pgrx
 # package --out-dir` tree in DIR as the old library instead of 0.4.0. Built by hand from 0.4.0 with
@@ -35,7 +35,7 @@ old_stage=${COMB_EXT_INPLACE_OLD_STAGE:-}
 if [ -z "$old_stage" ]; then
     # A fixed source path, so cargo's fingerprints hold and a re-run builds nothing; tar keeps the
     # commit's mtimes.
-    target="$REPO/target/old-0.4.0-pg$major"
+    target="${COMB_EXT_TARGET:-$REPO/target}/old-0.4.0-pg$major"
     source_dir="$target/source"
     rm -rf "$source_dir"
     mkdir -p "$source_dir"
