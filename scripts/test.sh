@@ -52,7 +52,8 @@ bash "$REPO/scripts/setup.sh"
 cd "$REPO"
 # The Debian packages the lanes' steps would each install when missing, in one apt-get before the lanes
 # start: two lanes' apt-gets at once would fail on dpkg's lock.
-lane_packages=(sqlsmith lintian cmake libkrb5-dev libcurl4-openssl-dev liblz4-dev libzstd-dev npm
+# (npm, which scripts/pg.sh needs for 16, is not among them: where nodejs ships it, Debian's npm conflicts.)
+lane_packages=(sqlsmith lintian cmake libkrb5-dev libcurl4-openssl-dev liblz4-dev libzstd-dev
     bison flex uuid-dev libssl-dev zlib1g-dev bzip2 make gcc)
 missing=()
 for p in "${lane_packages[@]}"; do
