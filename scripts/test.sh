@@ -211,14 +211,12 @@ quick_lane() {
     bash "$REPO/tests/portable.sh" "$WORK/portable$major" "$major" --quick
 }
 
-# One major, start to end, in the full gate. The build under test: on 15 a debug build (debug assertions and
-# overflow checks in every harness), then the release build for the package; on the other majors the release
-# build from the start, as users run it, which the package and muid's run-ahead reuse: two compiles, not
-# three (cargo pgrx test's build has the pg_test feature, so it cannot be the one installed).
+# One major, start to end, in the full gate. The build under test is a debug build (debug assertions and
+# overflow checks in every suite; pg_regress's comb_order also needs calls slower than 1/4096 ms, which a
+# release build is not); then the release build, for muid's run-ahead and the package. cargo pgrx test's build
+# has the pg_test feature, so it cannot be the one installed: three compiles a major.
 full_lane() {
     local major=$1
-    export COMB_EXT_PROFILE=release
-    [ "$major" != 15 ] || COMB_EXT_PROFILE=debug
     use_server "$major"
     local cluster="$WORK/cluster$major" results="$TARGET/regress/pg$major"
     cluster_stop "$cluster"
@@ -330,11 +328,8 @@ full_lane() {
 
     timescaledb_step "$major"
 
-    # The package is a release build; on 15 it is made here, elsewhere it is the one under test.
-    if [ "$COMB_EXT_PROFILE" != release ]; then
-        step "[pg$major] the release build, for the package"
-        COMB_EXT_PROFILE=release "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
-    fi
+    step "[pg$major] the release build, installed: muid's run-ahead (18) and the package use it"
+    COMB_EXT_PROFILE=release "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
 
     # A release build: in a debug build one session's calls come slower than one a µs and never run ahead.
     if [ "$major" = 18 ]; then
