@@ -108,9 +108,12 @@ restart() {
     # The marks, not the identity record: without it a server whose catalog has the extension is
     # taken as a copy (docs/guarantees.md), and uid8_new would refuse instead of repeating.
     [ -n "$forget" ] && find "$dir/comb_ext" -mindepth 1 -maxdepth 1 ! -name identity -exec rm -rf {} +
-    land "$reading" 0.7
+    land "$reading" "$START_LEAD"
     cluster_start_faketime "$dir" "$PORT" "$offset"
 }
+# How long a start takes until the first reading, as landed for: 0.7 s on a quiet machine; a missed step
+# (a loaded machine: the lanes of the test command compile beside this) raises it by what it missed.
+START_LEAD=0.7
 
 status=0
 current=0   # the highest offset the file has held
@@ -145,6 +148,10 @@ scenario() {
     MISSED=0
     python3 -c "import sys; sys.exit(0 if $last_before - $first_after >= max(0.5, $step * 0.9) else 1)" ||
         { echo "  the clock did not go back by about $step s across the restart (the restart took longer): not the situation to test"; MISSED=1; }
+    if [ "$MISSED" = 1 ] && [ "$step" -le 5 ]; then
+        START_LEAD=$(python3 -c "print(round(min(3.0, $START_LEAD + $first_after - ($last_before - $step) + 0.3), 2))")
+        echo "  the next try lands $START_LEAD s ahead of the start"
+    fi
     DUPLICATED=()
     for label in comb sno muid uid8_spread uid8_time_sequential; do
         local made duplicated
