@@ -67,8 +67,9 @@ pg_config_of() {
 cached_version() {
     local prefix="$CACHE/pg$1" version
     [ -x "$(pg_config_of "$1")" ] && [ -f "$prefix/.complete" ] || return 1
-    # 16's unpacked wheel counts once the contrib modules the tests need are in it too.
-    [ "$1" != 16 ] || [ -f "$("$(pg_config_of 16)" --sharedir)/extension/dblink.control" ] || return 1
+    # 16's unpacked wheel counts once the contrib modules the tests need are in it too, with the wheel's modes.
+    [ "$1" != 16 ] || { [ -f "$("$(pg_config_of 16)" --sharedir)/extension/dblink.control" ] &&
+        [ -x "$(dirname "$("$(pg_config_of 16)" --pgxs)")/../test/regress/pg_regress" ]; } || return 1
     version=$(head -n1 "$prefix/.complete")
     [ -n "$version" ] || version=$("$(pg_config_of "$1")" --version | awk '{ print $2 }')
     releases_of "$1" | awk -v v="$version" '$1 == v { found = 1 } END { exit !found }' || return 1
@@ -173,11 +174,16 @@ unpack_wheel_16() {
         { echo "PostgreSQL 16: $CONTRIB_16_NAME lacks amcheck, pageinspect or dblink" >&2; return 1; }
     rm -rf "$prefix"
     mkdir -p "$prefix"
-    "$python" -m zipfile -e "$wheel" "$prefix" >&2
-    # zipfile keeps no modes: the binaries and the libraries must be executable.
-    chmod -R a+rX "$prefix"
-    find "$prefix/pgserver/pginstall/bin" "$prefix/pgserver.libs" -type f -exec chmod 755 {} +
-    find "$prefix/pgserver/pginstall/lib" -name '*.so*' -exec chmod 755 {} +
+    # Unzipped with each entry's mode as the wheel records it (python -m zipfile keeps none, and the binaries,
+    # the libraries, pg_regress and PGXS's install-sh must stay executable).
+    "$python" - "$wheel" "$prefix" <<'PYTHON' >&2
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for entry in wheel.infolist():
+        path = wheel.extract(entry, sys.argv[2])
+        mode = (entry.external_attr >> 16) & 0o777
+        os.chmod(path, (mode or (0o755 if entry.is_dir() else 0o644)) | (0o755 if entry.is_dir() else 0o444))
+PYTHON
     version=$("$(pg_config_of 16)" --version | awk '{ print $2 }')
     [ "$version" = 16.2 ] || { echo "PostgreSQL 16: the wheel's pg_config says '$version', not 16.2" >&2; return 1; }
     "$prefix/pgserver/pginstall/bin/postgres" --version >/dev/null ||
