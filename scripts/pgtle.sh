@@ -34,10 +34,14 @@ build() {
     rm -rf "$src"
     mkdir -p "$src"
     tar -xzf "$TARBALL" -C "$src" --strip-components=1
+    # pg_tle's guc-file.l needs flex; a server built without it (16's wheel: FLEX is empty in its
+    # Makefile.global) names none, so the machine's is named here.
+    local flex
+    flex=$(command -v flex) || { echo "pg_tle needs flex (apt-get install flex)" >&2; return 1; }
     (
         cd "$src"
-        make -j"${COMB_EXT_BUILD_JOBS:-$(nproc)}" PG_CONFIG="$pg_config" >make.log 2>&1
-        make PG_CONFIG="$pg_config" install >install.log 2>&1
+        make -j"${COMB_EXT_BUILD_JOBS:-$(nproc)}" PG_CONFIG="$pg_config" FLEX="$flex" >make.log 2>&1
+        make PG_CONFIG="$pg_config" FLEX="$flex" install >install.log 2>&1
     ) || { echo "pg_tle build failed; logs in $src" >&2; return 1; }
     touch "$libdir/.pg_tle-$VERSION"
 }

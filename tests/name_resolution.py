@@ -88,7 +88,7 @@ def catalog(conn):
              AND NOT starts_with(coalesce(obj_description(p.oid, 'pg_proc'), ''), %s)
              AND NOT EXISTS (SELECT FROM pg_type r WHERE r.typtype = 'p'
                              AND (r.oid = ANY (p.proargtypes::oid[]) OR r.oid = p.prorettype))
-           GROUP BY p.oid ORDER BY p.oid""",
+           GROUP BY p.oid, p.proname, p.pronargs, p.pronargdefaults, p.provolatile ORDER BY p.oid""",
         (MARKER,),
     ).fetchall()
 
