@@ -2,7 +2,7 @@
 # A Debian package of comb_ext for one PostgreSQL major:
 #   bash scripts/package.sh NN [OUT_DIR]   ->  OUT_DIR/postgresql-NN-comb-ext_<version>_amd64.deb
 # with the library, the control file and every SQL script (install and upgrades) at the paths that
-# major's pg_config names (scripts/pg.sh: 15 is the system server, 13/17/18 the cached builds),
+# major's pg_config names (scripts/pg.sh: 15 is the system server, 13/16/17/18 the cached ones),
 # depending on postgresql-NN, and its documentation in /usr/share/doc/postgresql-NN-comb-ext/ as Debian
 # policy asks (copyright in the machine-readable format, changelog.gz in Debian's format from
 # CHANGELOG.md, the README). A release build, made with `cargo pgrx package`, the library stripped.
