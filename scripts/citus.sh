@@ -11,9 +11,14 @@ CACHE=${COMB_EXT_CACHE:-/var/cache/comb_ext}
 VERSION=14.0.1
 TARBALL=${COMB_EXT_CITUS_TARBALL:-$REPO/../shared/third_party/citus-$VERSION.tar.gz}
 
+# 16 from 16.5 on: Citus 14's columnar calls systable_inplace_update_begin, which 16.5 brought back to 16 (16's
+# wheel is 16.2, where the build fails on it).
 available() {
-    case $1 in 17 | 18) ;; *) return 1 ;; esac
-    [ -f "$TARBALL" ] && bash "$REPO/scripts/pg.sh" pg_config "$1" >/dev/null 2>&1
+    local pg_config minor
+    case $1 in 16 | 17 | 18) ;; *) return 1 ;; esac
+    [ -f "$TARBALL" ] && pg_config=$(bash "$REPO/scripts/pg.sh" pg_config "$1" 2>/dev/null) || return 1
+    minor=$("$pg_config" --version | sed -E 's/^PostgreSQL [0-9]+\.([0-9]+).*/\1/')
+    [ "$1" != 16 ] || [ "$minor" -ge 5 ]
 }
 
 build() {
