@@ -17,7 +17,7 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 WHERE p.proname ~ '^(comb_floor_|comb_timestamp_|muid_floor$|uid8_floor$)'
   AND p.pronamespace = 'public'::regnamespace
-ORDER BY 1::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- The per-format functions agree with the two-argument ones over each format's range: times on
 -- clock-unit edges and in between, and the ids made at those times.
