@@ -458,10 +458,11 @@ grep -h '^fuzz: ' "$WORK/lane-once.log" 2>/dev/null || [ $TIER = quick ] || echo
 echo "wall time: $(minutes $(($(date +%s) - GATE_STARTED))) for the $TIER tier; lanes: $(for entry in "${lanes[@]}"; do
     n=${entry%%|*}; printf '%s %s; ' "$n" "$(minutes "${LANE_SECONDS[$n]}")"; done | sed 's/; $//')"
 echo "the three longest steps:"
+# awk, not head: head's early exit would end sort with SIGPIPE, which pipefail makes the run's status (141).
 for entry in "${lanes[@]}"; do
     n=${entry%%|*}
     awk -F'\t' -v lane="$n" 'NR > 1 { printf "%d\t%s\t%s\n", $1 - t, lane, s } { t = $1; s = $2 }' "$WORK/steps-$n.tsv" 2>/dev/null
-done | sort -rn | head -n3 | while IFS=$'\t' read -r s lane text; do
+done | sort -rn | awk 'NR <= 3' | while IFS=$'\t' read -r s lane text; do
     echo "  $(minutes "$s")  [$lane] ${text:0:150}"
 done
 echo "test: ${#passed[@]} passed, ${#failed[@]} failed"
