@@ -19,12 +19,8 @@
 # no steps during waits, no restarts.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
-QUICK=0
-args=()
-for arg in "$@"; do
-    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
-done
-set -- "${args[@]}"
+take_quick "$@"
+set -- "${ARGS[@]}"
 WORK=${1:-/tmp/comb_ext_clock_step}
 [ "$QUICK" = 1 ] && echo "clock_step --quick: THE QUICK CELL ONLY, not the full run: sno_new across the first step back (30 s) and the second (90 s, must fail after max_clock_wait); uid8 re-claims, steps during waits and restarts not run"
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 10))

@@ -35,12 +35,8 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 
-QUICK=0
-args=()
-for arg in "$@"; do
-    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
-done
-set -- "${args[@]}"
+take_quick "$@"
+set -- "${ARGS[@]}"
 WORK=${1:?workdir}
 MAJOR=${2:?major}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 40))

@@ -13,12 +13,8 @@
 # with the clock set back 1 s; no value twice (no kill -9, no crash, no 1 min or 1 h step).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
-QUICK=0
-args=()
-for arg in "$@"; do
-    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
-done
-set -- "${args[@]}"
+take_quick "$@"
+set -- "${ARGS[@]}"
 WORK=${1:-/tmp/comb_ext_restart}
 [ "$QUICK" = 1 ] && echo "restart --quick: THE QUICK CELL ONLY, not the full run: the control, then a clean restart with the clock set back 1 s; kill -9, crash and the 1 min and 1 h steps not run"
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 11))

@@ -15,12 +15,8 @@
 # CHURN 2PC cycles of it (default 2000) and its control (default 5 s); no sno, muid or uid8.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
-QUICK=0
-args=()
-for arg in "$@"; do
-    if [ "$arg" = --quick ]; then QUICK=1; else args+=("$arg"); fi
-done
-set -- "${args[@]}"
+take_quick "$@"
+set -- "${ARGS[@]}"
 WORK=${1:?usage: tests/watermark.sh WORK_DIR [SECONDS [CHURN]] [--quick]}
 if [ "$QUICK" = 1 ]; then
     SECONDS_EACH=${2:-10}

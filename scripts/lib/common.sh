@@ -8,6 +8,16 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 say() { printf '\n==> [%s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
+# take_quick ARG...: a harness's --quick flag, wherever it stands. Sets QUICK (1 or 0) and ARGS, the
+# other arguments in order; the caller goes on with: set -- "${ARGS[@]}".
+take_quick() {
+    local arg
+    QUICK=0 ARGS=()
+    for arg in "$@"; do
+        if [ "$arg" = --quick ]; then QUICK=1; else ARGS+=("$arg"); fi
+    done
+}
+
 # Run a command as the postgres OS user (initdb and postgres refuse root).
 as_postgres() { sudo -u postgres -H -- "$@"; }
 
