@@ -145,9 +145,16 @@ timescaledb_step() {
     bash "$REPO/tests/timescaledb.sh" "$WORK/timescaledb$1"
 }
 
-# cargo pgrx test, the install as users get it, pg_regress and the names test: both tiers start so.
+# Both tiers' lanes start so: major $1's server, a cluster of the lane's own ($cluster, left running for the
+# steps after), cargo pgrx test, the install as users get it, pg_regress and the names test.
 core_steps() {
-    local major=$1 cluster=$2 results=$3
+    local major=$1
+    use_server "$major"
+    # Globals of the lane's subshell: the lane's later steps use them.
+    cluster="$WORK/cluster$major" results="$TARGET/regress/pg$major"
+    cluster_stop "$cluster"
+    rm -rf "$cluster"
+    trap 'cluster_stop "'"$cluster"'"' EXIT
     step "[pg$major] cargo pgrx test: rules unit/property tests, conformance, #[pg_test]s"
     "${NICE[@]}" cargo pgrx test "pg$major" --runas postgres --pgdata "$WORK/pgrx-data-$major"
 
@@ -183,12 +190,7 @@ core_steps() {
 # The quick tier's lane: the core, then one short cell of each harness class.
 quick_lane() {
     local major=$1
-    use_server "$major"
-    local cluster="$WORK/cluster$major" results="$TARGET/regress/pg$major"
-    cluster_stop "$cluster"
-    rm -rf "$cluster"
-    trap 'cluster_stop "'"$cluster"'"' EXIT
-    core_steps "$major" "$cluster" "$results"
+    core_steps "$major"
     cluster_stop "$cluster"
 
     step "[pg$major] quick cell: one event-matrix row (cp -a of a stopped server, every generator, each configuration write)"
@@ -214,12 +216,7 @@ quick_lane() {
 # has the pg_test feature, so it cannot be the one installed: three compiles a major.
 full_lane() {
     local major=$1
-    use_server "$major"
-    local cluster="$WORK/cluster$major" results="$TARGET/regress/pg$major"
-    cluster_stop "$cluster"
-    rm -rf "$cluster"
-    trap 'cluster_stop "'"$cluster"'"' EXIT
-    core_steps "$major" "$cluster" "$results"
+    core_steps "$major"
 
     step "[pg$major] text forms against Python's base64.b32hexencode and python-ulid: 100,000 uuids and bigints both ways, their order, every bad character at every position"
     cluster_psql "$cluster" "$COMB_EXT_TEST_PORT" -qAt -d postgres -c "DROP DATABASE IF EXISTS text_forms" -c "CREATE DATABASE text_forms"
