@@ -113,9 +113,13 @@ lint() {
     step "lint: cargo fmt --check and cargo clippy -D warnings (extension and fuzz workspace); the adapters' layers; the docs' links"
     cargo fmt --check
     (cd fuzz && cargo fmt --check)
+    # Every build of this lane (clippy, the fuzz workspace, the fuzzers) against 15, named here: without it pgrx's
+    # bindings read ~/.pgrx/config.toml, which a new machine lacks and an old one may list servers since removed.
+    PGRX_PG_CONFIG_PATH=$(bash scripts/pg.sh pg_config 15)
+    export PGRX_PG_CONFIG_PATH
     # In a target directory of its own: in 15's, the 15 lane's first build waited on cargo's lock for the whole
     # of clippy's (8 min from nothing), which costs the gate more than building bindgen's bindings twice.
-    CARGO_TARGET_DIR="$TARGET/clippy" PGRX_PG_CONFIG_PATH=$(bash scripts/pg.sh pg_config 15) \
+    CARGO_TARGET_DIR="$TARGET/clippy" \
         "${NICE[@]}" cargo clippy --all-targets --features "pg15 pg_test" --no-default-features -- -D warnings
     (cd fuzz && CARGO_TARGET_DIR="$TARGET/fuzz" "${NICE[@]}" cargo clippy --all-targets -- -D warnings)
     python3 tests/module_layers.py  # families -> server -> postgres, no cycle among the adapters
