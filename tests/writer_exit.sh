@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A backend that ends while its thread writes a mark never leaves the family stuck, even when its
 # pid is reused. The server runs with tests/shims/stall_fsync.c, so a mark's fsync takes STALL s
-# once the flag file is there. A session runs muid_new() until its thread's write stalls and it
-# waits, and is then terminated (pg_terminate_backend); its pid is then given to another process
+# once the flag file is there. A session runs muid_new() until its thread's write stalls, and is
+# then terminated (pg_terminate_backend); its pid is then given to another process
 # (as root, through /proc/sys/kernel/ns_last_pid), as a busy machine may do. Another session's
 # muid_new() must then succeed within STALL + 5 s. Before 0.6.0 the thread died with its backend
 # mid-write, the family's plan kept naming that pid, `kill(pid, 0)` found the new process alive,
@@ -38,18 +38,31 @@ as_postgres env LD_PRELOAD="$shim" COMB_EXT_STALL_FLAG="$flag" \
 sql() { cluster_psql "$dir" "$PORT" -d postgres -qAt "$@"; }
 sql -c "CREATE EXTENSION comb_ext" -c "SELECT count(muid_new()) FROM generate_series(1, 1000)" >/dev/null
 
-# The writer: issues until its write stalls and it waits for it (a mark covers about 2 s).
+# The writer: issues until a write of its thread stalls (a mark covers about 2 s). Seen from /proc,
+# not from pg_stat_activity's wait event: the wait is 1 ms naps, and on a loaded machine the backend
+# spends them runnable with no wait event, so polls missed it for 20 s (a gate run of 2026-11-27). The
+# thread ("comb_ext mark", one a write) alive at 50 looks 20 ms apart is a stalled write: unstalled,
+# a write takes milliseconds, once a window.
 echo "$STALL" >"$flag"
 chown postgres:postgres "$flag"
 sql -c "SELECT count(muid_new()) FROM generate_series(1, 100000000)" >/dev/null 2>&1 &
 driver=$!
 writer=""
 for _ in $(seq 1 200); do
-    writer=$(sql -c "SELECT pid FROM pg_stat_activity WHERE query LIKE '%generate_series(1, 100000000)%' AND wait_event_type = 'Extension' AND pid <> pg_backend_pid()")
+    writer=$(sql -c "SELECT pid FROM pg_stat_activity WHERE query LIKE '%generate_series(1, 100000000)%' AND pid <> pg_backend_pid()")
     [ -n "$writer" ] && break
     sleep 0.05
 done
-[ -n "$writer" ] || { echo "writer exit: FAILED: the writing session never waited for its stalled write" >&2; exit 1; }
+[ -n "$writer" ] || { echo "writer exit: FAILED: the writing session did not start" >&2; exit 1; }
+looks=0
+for _ in $(seq 1 1000); do
+    if grep -qx "comb_ext mark" /proc/"$writer"/task/*/comm 2>/dev/null; then looks=$((looks + 1)); else looks=0; fi
+    [ $looks -ge 50 ] && break
+    sleep 0.02
+done
+[ $looks -ge 50 ] || { echo "writer exit: FAILED: the writing session's thread never stalled in a write" >&2; exit 1; }
+waiting=$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE pid = $writer AND wait_event_type = 'Extension'")
+echo "writer exit: session $writer's thread stalled in a write for 1 s; the session waiting for it at that moment: $waiting"
 terminated_at=$(date +%s.%N)
 sql -c "SELECT pg_terminate_backend($writer)" >/dev/null
 rm -f "$flag"
