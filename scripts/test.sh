@@ -67,7 +67,7 @@ if [ $TIER = full ] && [ ${#missing[@]} -gt 0 ]; then
 fi
 mkdir -p "$WORK" "$TARGET"
 chown postgres:postgres "$WORK"
-rm -f "$WORK"/steps-*.tsv "$WORK"/lane-*.log
+rm -f "$WORK"/steps-*.tsv "$WORK"/lane-*.log "$WORK"/lane-*.ended "$WORK"/installed-*
 
 # step TEXT: the ==> line, and the step's start in this lane's steps file (for the three longest steps).
 step() {
@@ -79,10 +79,11 @@ step() {
 FULL_MAJORS=("${MAJORS[@]}")
 SQLSMITH_QUERIES=$((20000 / ${#FULL_MAJORS[@]}))
 
-# Each major's lane gets its own block of 200 ports (every test takes its ports from COMB_EXT_TEST_PORT).
+# Each lane gets its own block of 200 ports (every test takes its ports from COMB_EXT_TEST_PORT): the majors',
+# TimescaleDB's, then the soak lanes'.
 port_base_of() {
     local i=0 m
-    for m in "${MAJORS[@]}" 16 17; do
+    for m in "${MAJORS[@]}" 16 17 "${MAJORS[@]/%/-soaks}"; do
         [ "$m" = "$1" ] && { echo $((PORT + 200 * i)); return; }
         i=$((i + 1))
     done
@@ -90,9 +91,9 @@ port_base_of() {
 
 # Point the scripts at major $1's server (building or unpacking it when it is not cached), cargo at a target
 # directory of that major's own, pgrx at a PGRX_HOME that knows only that major (so lanes never rewrite each
-# other's), and the tests at this lane's ports.
+# other's), and the tests at the ports of lane $2 (default: the major's).
 use_server() {
-    local major=$1
+    local major=$1 lane=${2:-$1}
     PG_CONFIG=$(bash "$REPO/scripts/pg.sh" build "$major")
     export PG_CONFIG
     echo "PostgreSQL $major: $PG_CONFIG ($("$PG_CONFIG" --version))"
@@ -105,8 +106,11 @@ use_server() {
     [ -f "$PGRX_HOME/config.toml" ] && grep -qF "\"$PG_CONFIG\"" "$PGRX_HOME/config.toml" ||
         cargo pgrx init "--pg$major" "$PG_CONFIG" >/dev/null
     export COMB_EXT_TEST_PORT
-    COMB_EXT_TEST_PORT=$(port_base_of "$major")
+    COMB_EXT_TEST_PORT=$(port_base_of "$lane")
 }
+
+# A time the lane spent waiting on another, in its steps file: the step before it does not count it.
+waited() { [ -z "${STEPS_FILE:-}" ] || printf '%s\t(wait)\n' "$(date +%s)" >>"$STEPS_FILE"; }
 
 # The lint gate and the checks that need no server.
 lint() {
@@ -166,6 +170,7 @@ core_steps() {
     "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
     # Earlier releases' install scripts, as a server that ran them has them: the upgrade test starts there.
     install -m 644 "$REPO"/tests/upgrade/comb_ext--*.sql "$("$PG_CONFIG" --sharedir)/extension/"
+    touch "$WORK/installed-$major"  # the major's soak lane starts on this build
 
     if [ $TIER = full ]; then
         step "[pg$major] reinstalled under a session that has the library mapped: every file renamed over, the session goes on"
@@ -238,9 +243,6 @@ full_lane() {
     bash "$REPO/tests/dump_restore.sh" "$cluster" "$COMB_EXT_TEST_PORT"
     cluster_stop "$cluster"
 
-    step "[pg$major] the SQL edition (portable/): psql -f and pg_tle installs by a role with only CREATE on one schema, tests/vectors, uninstall, differential against the compiled edition"
-    bash "$REPO/tests/portable.sh" "$WORK/portable$major" "$major"
-
     step "[pg$major] a misspelt comb_ext setting in postgresql.conf is reported"
     bash "$REPO/tests/misspelt_setting.sh" "$WORK/misspelt$major"
 
@@ -275,12 +277,6 @@ full_lane() {
     step "[pg$major] damaged marks on disk (values past the format or a day past the clock, a dangling link) are refused with XX001, nothing spins"
     bash "$REPO/tests/damaged_marks.sh" "$WORK/damaged_marks$major"
 
-    # The harness at full length on 18, shorter on the other majors (it is timing-free, so only its reach changes).
-    local watermark_seconds=15 churn_cycles=25000
-    [ "$major" = 18 ] && watermark_seconds=60 churn_cycles=100000
-    step "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; 2PC churn, $churn_cycles cycles for comb and a quarter for each other family; no committed row skipped; the control (W from the clock) skips"
-    COMB_EXT_WATERMARK_CONTROL_SECONDS=5 bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" "$watermark_seconds" "$churn_cycles"
-
     step "[pg$major] watermarks through crashes and clock steps: a killed backend's ids, prepared transactions across a postmaster kill -9 until COMMIT/ROLLBACK PREPARED, the clock set back an hour between polls (faketime)"
     bash "$REPO/tests/watermark_crash.sh" "$WORK/watermark_crash$major"
 
@@ -312,19 +308,15 @@ full_lane() {
         echo "the watermark scan interleaved with gdb, and 0.4.0 beside this build: run on 15 only"
     fi
 
-    if bash "$REPO/scripts/citus.sh" available "$major"; then
-        step "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards, readers in id order through the coordinator (10 s per family)"
-        "${NICE[@]}" bash "$REPO/scripts/citus.sh" build "$major"
-        bash "$REPO/tests/citus.sh" "$WORK/citus$major"
-        echo "citus: passed"
-    else
-        echo "citus: not run on $major (Citus 14 runs on 16.5 and later 16s, 17 and 18, from ../shared/third_party/citus-14.0.1.tar.gz; 16 here is 16.2)"
-    fi
-
     step "[pg$major] partitioning by the time in the id with pg_partman (docs/partitioning.md): a set per family and format (encoder/decoder pairs, integer partitioning, by hand), 3 days of rows and the generators' own in the right child, retention, the default partition emptied, one day's range reads one child, the encoders' names planted on the search_path never called"
     bash "$REPO/tests/partman.sh" "$WORK/partman$major"
 
     timescaledb_step "$major"
+
+    # The release build replaces the debug build under test: not before the soak lane is done with it.
+    say "lane $major waits for its soak lane to end before installing the release build"
+    until [ -e "$WORK/lane-$major-soaks.ended" ]; do sleep 2; done
+    waited
 
     step "[pg$major] the release build, installed: muid's run-ahead (18) and the package use it"
     COMB_EXT_PROFILE=release "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
@@ -339,6 +331,37 @@ full_lane() {
 
     step "[pg$major] the Debian package from that release build: its files at this major's paths (15: installed with apt-get and used)"
     "${NICE[@]}" bash "$REPO/tests/package.sh" "$major" "$WORK/package$major"
+}
+
+# The major's long soaks, in a lane beside the major's own (not counted in COMB_EXT_LANES: it sleeps until
+# that lane has installed the debug build, then overlaps that lane's steps), on a port block of its own.
+soak_lane() {
+    local major=$1
+    say "lane $major-soaks waits for lane $major to install the extension"
+    until [ -e "$WORK/installed-$major" ]; do
+        [ -e "$WORK/lane-$major.ended" ] && { echo "lane $major ended before it installed the extension"; return 1; }
+        sleep 2
+    done
+    waited
+    use_server "$major" "$major-soaks"
+
+    step "[pg$major] the SQL edition (portable/): psql -f and pg_tle installs by a role with only CREATE on one schema, tests/vectors, uninstall, differential against the compiled edition"
+    bash "$REPO/tests/portable.sh" "$WORK/portable$major" "$major"
+
+    # The harness at full length on 18, shorter on the other majors (it is timing-free, so only its reach changes).
+    local watermark_seconds=15 churn_cycles=25000
+    [ "$major" = 18 ] && watermark_seconds=60 churn_cycles=100000
+    step "[pg$major] readers following ids in order with the watermarks: 16 writers (savepoints, rollbacks, 2PC, long transactions), 2 readers, $watermark_seconds s per family; 2PC churn, $churn_cycles cycles for comb and a quarter for each other family; no committed row skipped; the control (W from the clock) skips"
+    COMB_EXT_WATERMARK_CONTROL_SECONDS=5 bash "$REPO/tests/watermark.sh" "$WORK/watermark$major" "$watermark_seconds" "$churn_cycles"
+
+    if bash "$REPO/scripts/citus.sh" available "$major"; then
+        step "[pg$major] Citus: a coordinator and two workers, every generator as a distributed key, 12 sessions on three nodes, plans on the shards, readers in id order through the coordinator (10 s per family)"
+        "${NICE[@]}" bash "$REPO/scripts/citus.sh" build "$major"
+        bash "$REPO/tests/citus.sh" "$WORK/citus$major"
+        echo "citus: passed"
+    else
+        echo "citus: not run on $major (Citus 14 runs on 16.5 and later 16s, 17 and 18, from ../shared/third_party/citus-14.0.1.tar.gz; 16 here is 16.2)"
+    fi
 }
 
 # TimescaleDB on its major when the suite does not run there: comb_ext installed (debug build) and the test.
@@ -373,13 +396,18 @@ fi
 # The quick tier's two lanes at once: clippy's build overlaps the 15 lane's waits.
 [ $TIER = quick ] && LANES=2
 
-declare -A LANE_OF_PID=() LANE_STARTED=() LANE_RESULT=() LANE_SECONDS=()
+declare -A LANE_OF_PID=() LANE_STARTED=() LANE_RESULT=() LANE_SECONDS=() LANE_COUNTED=() COMPANION=()
+# Each major's soak lane starts with the major's lane and is not counted among COMB_EXT_LANES (see soak_lane).
+if [ $TIER = full ]; then
+    for major in "${MAJORS[@]}"; do COMPANION[$major]="$major-soaks|soak_lane $major"; done
+fi
 running=0
+started_lanes=()
 passed=()
 failed=()
 
 start_lane() {
-    local name=${1%%|*} command=${1#*|}
+    local name=${1%%|*} command=${1#*|} counted=${2:-1}
     say "lane $name started: $command"
     (
         set -e
@@ -389,13 +417,17 @@ start_lane() {
     ) >"$WORK/lane-$name.log" 2>&1 &
     LANE_OF_PID[$!]=$name
     LANE_STARTED[$name]=$(date +%s)
-    running=$((running + 1))
+    LANE_COUNTED[$name]=$counted
+    started_lanes+=("$name")
+    running=$((running + counted))
+    [ -z "${COMPANION[$name]:-}" ] || start_lane "${COMPANION[$name]}" 0
 }
 
 finish_lane() {
     local pid=$1 status=$2 name=${LANE_OF_PID[$1]}
     unset "LANE_OF_PID[$pid]"
-    running=$((running - 1))
+    running=$((running - LANE_COUNTED[$name]))
+    touch "$WORK/lane-$name.ended"
     LANE_SECONDS[$name]=$(($(date +%s) - LANE_STARTED[$name]))
     printf '%s\t%s\n' "$(date +%s)" "(end)" >>"$WORK/steps-$name.tsv"
     if [ "$status" -eq 0 ]; then LANE_RESULT[$name]=passed; passed+=("$name"); else LANE_RESULT[$name]=FAILED; failed+=("$name"); fi
@@ -405,7 +437,7 @@ finish_lane() {
 }
 
 next=0
-while [ $next -lt ${#lanes[@]} ] || [ $running -gt 0 ]; do
+while [ $next -lt ${#lanes[@]} ] || [ ${#LANE_OF_PID[@]} -gt 0 ]; do
     while [ $next -lt ${#lanes[@]} ] && [ $running -lt "$LANES" ]; do
         start_lane "${lanes[next]}"
         next=$((next + 1))
@@ -430,12 +462,14 @@ minutes() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
 say "summary ($TIER tier)"
 echo "| lane | result | cargo pgrx test | pg_regress | Citus | pg_partman | TimescaleDB | wall time |"
 echo "|---|---|---|---|---|---|---|---|"
-for entry in "${lanes[@]}"; do
-    name=${entry%%|*}
+for name in "${started_lanes[@]}"; do
     log="$WORK/lane-$name.log"
     case $name in
         once | lint)
             printf '| %s | %s | | | | | | %s |\n' "$name (lint$([ "$name" = once ] && echo ", loom, masking, fuzz"))" \
+                "${LANE_RESULT[$name]}" "$(minutes "${LANE_SECONDS[$name]}")" ;;
+        *-soaks)
+            printf '| %s | %s | | | | | | %s |\n' "${name%-soaks} (soaks: the SQL edition, watermarks, Citus)" \
                 "${LANE_RESULT[$name]}" "$(minutes "${LANE_SECONDS[$name]}")" ;;
         *-timescaledb)
             printf '| %s | %s | not run | not run | not run | not run (TimescaleDB only) | %s | %s |\n' \
@@ -448,7 +482,8 @@ for entry in "${lanes[@]}"; do
             if [ $TIER = quick ]; then
                 citus="not run (quick)" partman="not run (quick)" timescaledb="not run (quick)"
             else
-                citus=$(grep -E '^citus: ' "$log" | tail -n1 | sed 's/^citus: //' || true)
+                # Citus runs in the major's soak lane.
+                citus=$(grep -hE '^citus: ' "$WORK/lane-$name-soaks.log" 2>/dev/null | tail -n1 | sed 's/^citus: //' || true)
                 partman=$(partitioning_result partman "$log") timescaledb=$(partitioning_result timescaledb "$log")
             fi
             printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "${LANE_RESULT[$name]}" "$rust" "${regress:-none}" \
@@ -456,13 +491,13 @@ for entry in "${lanes[@]}"; do
     esac
 done
 grep -h '^fuzz: ' "$WORK/lane-once.log" 2>/dev/null || [ $TIER = quick ] || echo "fuzz: FAILED"
-echo "wall time: $(minutes $(($(date +%s) - GATE_STARTED))) for the $TIER tier; lanes: $(for entry in "${lanes[@]}"; do
-    n=${entry%%|*}; printf '%s %s; ' "$n" "$(minutes "${LANE_SECONDS[$n]}")"; done | sed 's/; $//')"
+echo "wall time: $(minutes $(($(date +%s) - GATE_STARTED))) for the $TIER tier; lanes: $(for n in "${started_lanes[@]}"; do
+    printf '%s %s; ' "$n" "$(minutes "${LANE_SECONDS[$n]}")"; done | sed 's/; $//')"
 echo "the three longest steps:"
 # awk, not head: head's early exit would end sort with SIGPIPE, which pipefail makes the run's status (141).
-for entry in "${lanes[@]}"; do
-    n=${entry%%|*}
-    awk -F'\t' -v lane="$n" 'NR > 1 { printf "%d\t%s\t%s\n", $1 - t, lane, s } { t = $1; s = $2 }' "$WORK/steps-$n.tsv" 2>/dev/null
+for n in "${started_lanes[@]}"; do
+    # A record "(wait)" ends the step before it: time spent waiting on another lane is no step's.
+    awk -F'\t' -v lane="$n" 'NR > 1 && s != "(wait)" { printf "%d\t%s\t%s\n", $1 - t, lane, s } { t = $1; s = $2 }' "$WORK/steps-$n.tsv" 2>/dev/null
 done | sort -rn | awk 'NR <= 3' | while IFS=$'\t' read -r s lane text; do
     echo "  $(minutes "$s")  [$lane] ${text:0:150}"
 done
