@@ -5,6 +5,8 @@
 # Full gate: every suite on each major given, each major in a lane of its own (servers, ports, work
 # directories and PGRX_HOME apart), at most COMB_EXT_LANES lanes at once (default 3), so that one lane's
 # compiles and CPU-bound suites fill the time another spends waiting on restarts, clock steps and soaks.
+# Each major's soaks (the SQL edition, the watermark readers, Citus) run in a soak lane beside its lane, on
+# the build that lane installs (soak_lane).
 # Once, in a lane of its own: the lint gate (cargo fmt, cargo clippy, the adapters' layers, the docs'
 # links), the loom model of the watermark slots, masking over a million ids, then fuzzing. TimescaleDB on
 # its major (14-17) even when that major is not given: comb_ext is then installed there for that test alone.
