@@ -111,8 +111,9 @@ use_server() {
     COMB_EXT_TEST_PORT=$(port_base_of "$lane")
 }
 
-# A time the lane spent waiting on another, in its steps file: the step before it does not count it.
-waited() { [ -z "${STEPS_FILE:-}" ] || printf '%s\t(wait)\n' "$(date +%s)" >>"$STEPS_FILE"; }
+# The lane waits on another from now until its next step: a record "(wait)" in its steps file ends the step
+# before, and the longest steps leave the wait out.
+waiting() { [ -z "${STEPS_FILE:-}" ] || printf '%s\t(wait)\n' "$(date +%s)" >>"$STEPS_FILE"; }
 
 # The lint gate and the checks that need no server.
 lint() {
@@ -317,8 +318,8 @@ full_lane() {
 
     # The release build replaces the debug build under test: not before the soak lane is done with it.
     say "lane $major waits for its soak lane to end before installing the release build"
+    waiting
     until [ -e "$WORK/lane-$major-soaks.ended" ]; do sleep 2; done
-    waited
 
     step "[pg$major] the release build, installed: muid's run-ahead (18) and the package use it"
     COMB_EXT_PROFILE=release "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
@@ -340,11 +341,11 @@ full_lane() {
 soak_lane() {
     local major=$1
     say "lane $major-soaks waits for lane $major to install the extension"
+    waiting
     until [ -e "$WORK/installed-$major" ]; do
         [ -e "$WORK/lane-$major.ended" ] && { echo "lane $major ended before it installed the extension"; return 1; }
         sleep 2
     done
-    waited
     use_server "$major" "$major-soaks"
 
     step "[pg$major] the SQL edition (portable/): psql -f and pg_tle installs by a role with only CREATE on one schema, tests/vectors, uninstall, differential against the compiled edition"
