@@ -21,9 +21,9 @@ fi
 cluster_stop "$DIR"
 rm -rf "$DIR"
 trap 'cluster_stop "$DIR"' EXIT
-# At most about 700 at once: 170 hoarders, 140 more bulks, about 380 first ids up to the reserve, the
-# others.
-cluster_start "$DIR" "$PORT" "max_connections = 800"
+# At most about 860 at once: 170 hoarders, up to 300 more bulks, about 380 first ids up to the
+# reserve, the others.
+cluster_start "$DIR" "$PORT" "max_connections = 900"
 sql() { local db=$1; shift; cluster_psql "$DIR" "$PORT" -d "$db" -qAt "$@"; }
 sql postgres -c "CREATE DATABASE hoarder" -c "CREATE DATABASE newcomer" \
     -c "CREATE ROLE hoarder LOGIN" -c "CREATE ROLE newcomer LOGIN" -c "CREATE ROLE second LOGIN" -c "CREATE ROLE late LOGIN" \
