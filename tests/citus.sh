@@ -22,9 +22,8 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:-/tmp/comb_ext_citus}
 WATERMARK_SECONDS=${2:-10}
-PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
 # No psycopg is a failure, not a skip: the readers' property would go untested.
-"$PYTHON" -c 'import psycopg' 2>/dev/null || { echo "citus: no psycopg for $PYTHON; run scripts/setup.sh" >&2; exit 1; }
+need_psycopg citus
 BASE_PORT=$((${COMB_EXT_TEST_PORT:-54330} + 12))
 COORDINATOR_SESSIONS=8
 WORKER_SESSIONS=2

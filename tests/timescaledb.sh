@@ -10,13 +10,8 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 DIR=${1:?usage: tests/timescaledb.sh WORK_DIR}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 49))
-PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
 
-# No psycopg is a failure, not a skip: the property would go untested.
-if ! "$PYTHON" -c 'import psycopg' 2>/dev/null; then
-    echo "timescaledb: no psycopg for $PYTHON; run scripts/setup.sh (it makes that venv)" >&2
-    exit 1
-fi
+need_psycopg "timescaledb"
 major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 # PG_CONFIG is passed on explicitly: scripts/timescaledb.sh then installs into this server, whatever its major.
 if ! reason=$(PG_CONFIG=$PG_CONFIG bash "$REPO/scripts/timescaledb.sh" available "$major" 2>&1); then

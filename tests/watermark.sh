@@ -31,13 +31,8 @@ else
     FAMILIES=(comb sno muid uid8)
 fi
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 36))
-PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
 
-# No psycopg is a failure, not a skip: the property would go untested.
-if ! "$PYTHON" -c 'import psycopg' 2>/dev/null; then
-    echo "watermark: no psycopg for $PYTHON; run scripts/setup.sh (it makes that venv)" >&2
-    exit 1
-fi
+need_psycopg "watermark"
 
 mkdir -p "$WORK"
 chown postgres:postgres "$WORK"

@@ -9,7 +9,6 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:?usage: tests/watermark_interleaving.sh WORK_DIR}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 42))
-PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
 dir="$WORK/cluster"
 
 if ! command -v gdb >/dev/null; then

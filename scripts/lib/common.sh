@@ -18,6 +18,17 @@ take_quick() {
     done
 }
 
+# The venv scripts/setup.sh makes: psycopg and the harnesses' other modules.
+PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
+
+# need_psycopg NAME: a harness without psycopg fails rather than skips (its property would go untested).
+need_psycopg() {
+    if ! "$PYTHON" -c 'import psycopg' 2>/dev/null; then
+        echo "$1: no psycopg for $PYTHON; run scripts/setup.sh (it makes that venv)" >&2
+        exit 1
+    fi
+}
+
 # Run a command as the postgres OS user (initdb and postgres refuse root).
 as_postgres() { sudo -u postgres -H -- "$@"; }
 
