@@ -9,11 +9,12 @@ other session failed with 53400, a superuser's too. Here, with the default setti
    uid8_new in one statement (filling milliseconds, so claiming extra ids: 16, the most, on
    0.5.0), and stay idle in transaction.
 2. Role `newcomer` in database `newcomer` gets a first id, and so does a superuser in `postgres`.
-3. `hoarder` opens more sessions, each calling uid8_new once and staying connected, until one is
-   refused: it must be refused with 53400 naming the role and its share (1024 of 2048), holding
-   exactly its share. Then `newcomer` still gets a first id, a superuser too; role `second` is
-   refused in database `hoarder` (its share is full: 53400 naming the database) and gets one in
-   database `newcomer`.
+3. `hoarder` opens more sessions in its database, each calling uid8_new once and staying connected,
+   until one is refused: with 53400 naming the database, 896 held, the share and the 128 of it kept
+   for roles that hold none there. `newcomer` still gets a first id, a superuser too; role `second`
+   gets its first id in database `hoarder` (from that reserve; 0.6.0 at 2e93f6b refused it) and is
+   refused a second one there, and gets one in database `newcomer`. Then `hoarder` opens sessions in
+   `newcomer` until refused with 53400 naming the role and its share, holding exactly 1024.
 4. The counts follow ids let go: with the sessions of step 3 closed, `hoarder` gets a first id
    again; a bulk in it gets no extra id while the role holds more than half its share, and a bulk
    in a new session gets extra ids once the 170 transactions have committed.
@@ -23,6 +24,8 @@ other session failed with 53400, a superuser's too. Here, with the default setti
    have their first), and hoarder's first ids stop at 1920 held in all (53400 naming the reserve); then
    role `late`, which holds none, still gets a first id, and so does a superuser, while role
    `newcomer`, which holds some, is refused.
+6. Roles `late1`, `late2`, ..., none holding any, get a first id each until 2040 are held; the next
+   is refused with 53400 naming the 8 kept for superusers, and a superuser gets one.
 
     uid8_share.py HOST PORT    (the databases and roles made by tests/uid8_share.sh)
 Prints the figures; exits 1 if any check fails.
@@ -35,6 +38,7 @@ import psycopg
 
 HOST, PORT = sys.argv[1], sys.argv[2]
 HOARDERS = 170
+LATE_ROLES = 130  # roles late1 .. late130, made by tests/uid8_share.sh
 BULK = "SELECT count(uid8_new('time_sequential')) FROM generate_series(1, 10000)"
 HELD_BY_ME = (
     "SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND database = 0"
@@ -107,6 +111,17 @@ def first_ids(cases, refused_by):
             )
 
 
+def check_refused(refusal, phrases, what):
+    """A 53400 whose message holds every phrase, with a hint."""
+    check(
+        refusal is not None
+        and refusal.diag.sqlstate == "53400"
+        and all(phrase in refusal.diag.message_primary for phrase in phrases)
+        and refusal.diag.message_hint is not None,
+        what,
+    )
+
+
 def describe(error):
     if error is None:
         return "succeeded"
@@ -145,28 +160,43 @@ check(error is None, f"role newcomer's first uid8_new in database newcomer: {des
 superuser, error = first_id("postgres", "postgres")
 check(error is None, f"a superuser's first uid8_new in database postgres: {describe(error)}")
 
-# 3. The hoarding role past its share.
+# 3. The hoarding role past its database's share less the reserve, then past its own share.
 more, refusal = open_until_refused("hoarder", "hoarder", 600)
 counts = held()
-print(f"hoarder opened {len(more)} more sessions, then: {describe(refusal)}; held by role: {counts}")
-check(
-    refusal is not None
-    and refusal.diag.sqlstate == "53400"
-    and 'role "hoarder" holds 1024 of cluster id 0\'s 2048 generator ids' in refusal.diag.message_primary
-    and "comb_ext.uid8_generator_share, is 1024" in refusal.diag.message_primary
-    and refusal.diag.message_hint is not None,
-    "hoarder refused past its share with 53400 naming the role, the count and the share",
+print(f"hoarder opened {len(more)} more sessions in its database, then: {describe(refusal)}; held by role: {counts}")
+check_refused(
+    refusal,
+    [
+        'database "hoarder" hold 896 of cluster id 0\'s 2048 generator ids',
+        "the last 128 of its share, comb_ext.uid8_generator_share = 1024, are kept for roles that hold none there",
+    ],
+    "hoarder refused in its database with 53400 naming the database, the count, the share and the reserve",
 )
-check(counts.get("hoarder") == 1024, f"hoarder holds exactly its share (1024): {counts.get('hoarder')}")
+check(counts.get("hoarder") == 896, f"hoarder holds its database's share less the reserve (896): {counts.get('hoarder')}")
 first_ids(
     [
         ("newcomer", "newcomer", None, "role newcomer's second session"),
         ("postgres", "postgres", None, "a superuser's second session"),
-        ("hoarder", "second", 'database "hoarder" hold 1024', "role second in database hoarder"),
+        # 0.6.0 at 2e93f6b refused it: the database's share was full for every role.
+        ("hoarder", "second", None, "role second's first session in database hoarder (its reserve)"),
+        ("hoarder", "second", 'database "hoarder" hold 897', "role second's second session in database hoarder"),
         ("newcomer", "second", None, "role second in database newcomer"),
     ],
-    "the database's share",
+    "the database's reserve",
 )
+elsewhere, refusal = open_until_refused("newcomer", "hoarder", 600)
+more += elsewhere
+counts = held()
+print(f"hoarder opened {len(elsewhere)} sessions in database newcomer, then: {describe(refusal)}; held by role: {counts}")
+check_refused(
+    refusal,
+    [
+        'role "hoarder" holds 1024 of cluster id 0\'s 2048 generator ids',
+        "comb_ext.uid8_generator_share, is 1024",
+    ],
+    "hoarder refused past its share with 53400 naming the role, the count and the share",
+)
+check(counts.get("hoarder") == 1024, f"hoarder holds exactly its share (1024): {counts.get('hoarder')}")
 
 # 4. Ids let go are no longer counted.
 for conn in more:
@@ -223,10 +253,11 @@ check(1536 <= total <= 1536 + 3, f"extra ids stopped at 512 free: {2048 - total}
 more, refusal = open_until_refused("hoarder", "hoarder", 600)
 total = sum(held().values())
 print(f"hoarder opened sessions until: {describe(refusal)}; {total} held in all")
-check(
-    refusal is not None
-    and refusal.diag.sqlstate == "53400"
-    and "1920 of cluster id 0's 2048 generator ids are held, and the last 128 are kept" in refusal.diag.message_primary,
+check_refused(
+    refusal,
+    [
+        "1920 of cluster id 0's 2048 generator ids are held, and the last 128 are kept",
+    ],
     "hoarder refused at the reserve with 53400 naming the count and the reserve",
 )
 check(total == 1920, f"ordinary first ids left the reserve: {total} held")
@@ -239,7 +270,27 @@ first_ids(
     "the reserve",
 )
 
-for conn in [*hoard, *more, *kept, newcomer, superuser, again, fresh]:
+# 6. Roles that hold none take the reserve down to the last 8, kept for superusers (0.6.0 at 2e93f6b:
+# about 130 such roles took every id, and then a superuser was refused too).
+late_roles = []
+refusal = None
+for n in range(1, LATE_ROLES + 1):
+    conn, refusal = first_id("postgres", f"late{n}")
+    if refusal is not None:
+        break
+    late_roles.append(conn)
+total = sum(held().values())
+print(f"{len(late_roles)} roles that held none got a first id each, then: {describe(refusal)}; {total} held in all")
+check_refused(
+    refusal,
+    [
+        "2040 of cluster id 0's 2048 generator ids are held, and the last 8 are kept for superusers",
+    ],
+    "a role that holds none refused at 2040 held with 53400 naming the 8 kept for superusers",
+)
+first_ids([("postgres", "postgres", None, "a superuser's first id after them")], "the superusers' reserve")
+
+for conn in [*hoard, *more, *kept, *late_roles, newcomer, superuser, again, fresh]:
     if conn is not None:
         conn.close()
 print("uid8 share: " + ("passed" if not failures else f"FAILED ({len(failures)} checks)"))

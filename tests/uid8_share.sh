@@ -10,21 +10,17 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 DIR=${1:?usage: tests/uid8_share.sh WORK_DIR}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 44))
-PYTHON=${COMB_EXT_VENV:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv}/bin/python
 
-# No psycopg is a failure, not a skip: the property would go untested.
-if ! "$PYTHON" -c 'import psycopg' 2>/dev/null; then
-    echo "uid8 share: no psycopg for $PYTHON; run scripts/setup.sh (it makes that venv)" >&2
-    exit 1
-fi
+need_psycopg "uid8 share"
 
 cluster_stop "$DIR"
 rm -rf "$DIR"
 trap 'cluster_stop "$DIR"' EXIT
-# At most about 860 at once: 170 hoarders, up to 300 more bulks, about 380 first ids up to the
-# reserve, the others.
-cluster_start "$DIR" "$PORT" "max_connections = 900"
+# At most about 980 at once: 170 hoarders, up to 300 more bulks, about 380 first ids up to the
+# reserve, about 120 roles' first ids, the others.
+cluster_start "$DIR" "$PORT" "max_connections = 1000"
 sql() { local db=$1; shift; cluster_psql "$DIR" "$PORT" -d "$db" -qAt "$@"; }
+sql postgres -c "DO \$\$ BEGIN FOR n IN 1..130 LOOP EXECUTE format('CREATE ROLE late%s LOGIN', n); END LOOP; END \$\$"
 sql postgres -c "CREATE DATABASE hoarder" -c "CREATE DATABASE newcomer" \
     -c "CREATE ROLE hoarder LOGIN" -c "CREATE ROLE newcomer LOGIN" -c "CREATE ROLE second LOGIN" -c "CREATE ROLE late LOGIN" \
     -c "CREATE EXTENSION comb_ext"

@@ -219,6 +219,7 @@ fn admit(cluster: i32, session_held: usize) -> Result<(), (Refusal, Holdings)> {
             held.all += count;
             held.role += if their_role == role { count } else { 0 };
             held.database += if their_database == database { count } else { 0 };
+            held.role_in_database += if their_role == role && their_database == database { count } else { 0 };
         }
         uid8::may_claim(held, share, superuser).map_err(|refusal| (refusal, held))?;
         count_held(cluster, session_held + 1);
@@ -251,8 +252,17 @@ fn refuse_first_id(cluster: i32, refusal: Refusal, held: Holdings) -> ! {
             format!("uid8_new: the sessions in database {database_name} hold {} of cluster id {cluster}'s {count} generator ids: its share, comb_ext.uid8_generator_share, is {limit}", held.database),
             "Each session holds its first id until it ends, and extra ones until its transaction ends: end idle sessions in the database (idle in transaction ones hold the most), or give it a larger share (ALTER DATABASE ... SET comb_ext.uid8_generator_share, superuser only).",
         ),
+        Refusal::DatabaseReserve { share, kept } => (
+            format!("uid8_new: the sessions in database {database_name} hold {} of cluster id {cluster}'s {count} generator ids, and the last {kept} of its share, comb_ext.uid8_generator_share = {share}, are kept for roles that hold none there (role {role_name} holds {} there)", held.database, held.role_in_database),
+            "Each session holds its first id until it ends, and extra ones until its transaction ends: end idle sessions in the database (idle in transaction ones hold the most), or give it a larger share (ALTER DATABASE ... SET comb_ext.uid8_generator_share, superuser only).",
+        ),
         Refusal::Kept { kept } => (
-            format!("uid8_new: {} of cluster id {cluster}'s {count} generator ids are held, and the last {kept} are kept for roles that hold none and for superusers (role {role_name} holds {})", held.all, held.role),
+            format!(
+                "uid8_new: {} of cluster id {cluster}'s {count} generator ids are held, and the last {kept} are kept for {} (role {role_name} holds {})",
+                held.all,
+                if held.role == 0 { "superusers" } else { "roles that hold none and for superusers" },
+                held.role
+            ),
             "Each session holds its first id until it ends, and extra ones until its transaction ends: end idle sessions (idle in transaction ones hold the most), lower comb_ext.uid8_generator_share, or use another cluster id.",
         ),
     };

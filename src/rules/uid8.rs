@@ -126,6 +126,11 @@ pub const GENERATOR_COUNT: i32 = GENERATOR_MAX + 1;
 /// new role and a superuser still get a first id.
 pub const FIRST_ID_RESERVE: i32 = 128;
 
+/// The ids of a cluster id that no role's claim takes, not even the first id of a role that holds
+/// none: however many roles there are (a role with CREATEROLE can make any number), a superuser
+/// still gets a first id.
+pub const SUPERUSER_RESERVE: i32 = 8;
+
 /// The ids of a cluster id an extra claim leaves free: extra ids only speed bulks up, so they
 /// never take the ids other sessions need for their first.
 pub const EXTRA_ID_HEADROOM: i32 = GENERATOR_COUNT / 4;
@@ -134,14 +139,23 @@ pub const EXTRA_ID_HEADROOM: i32 = GENERATOR_COUNT / 4;
 /// database.
 pub const GENERATOR_SHARE_DEFAULT: i32 = GENERATOR_COUNT / 2;
 
+/// Of a database's share, the ids kept for the first id of a role that holds none in the database
+/// (128 of the default 1024): the roles already generating there fill at most the rest, so one
+/// role's idle sessions cannot shut every other role out of the database.
+pub const fn database_reserve(share: i32) -> i32 {
+    share / 8
+}
+
 /// The generator ids of one cluster id held when a session claims one more (the claim not
 /// counted): by every session, by sessions of the claiming session's role, by sessions in its
-/// database, and by the claiming session itself (0: the claim is its first).
+/// database, by sessions of its role in its database, and by the claiming session itself (0: the
+/// claim is its first).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Holdings {
     pub all: i32,
     pub role: i32,
     pub database: i32,
+    pub role_in_database: i32,
     pub session: i32,
 }
 
@@ -152,6 +166,8 @@ pub enum Refusal {
     RoleShare { limit: i32 },
     /// The database would hold more than `limit` ids.
     DatabaseShare { limit: i32 },
+    /// Fewer than `kept` ids of the database's `share` would stay free, and the role holds some there.
+    DatabaseReserve { share: i32, kept: i32 },
     /// Fewer than `kept` ids would stay free.
     Kept { kept: i32 },
 }
@@ -159,26 +175,32 @@ pub enum Refusal {
 /// Whether a session may claim one more generator id, given what is held (`held`) and the share
 /// (`comb_ext.uid8_generator_share`: at most this many ids per role and per database).
 ///
-/// - A first id: within the role's and the database's share, and leaving [`FIRST_ID_RESERVE`]
-///   free, unless the role holds none (its first id may take the reserve). A superuser's first id
-///   only needs one free: a DBA can always generate.
-/// - An extra id (a bulk filling milliseconds): within half the role's and half the database's
-///   share, so a role's bulks leave the other half for its own sessions' first ids, and leaving
-///   [`EXTRA_ID_HEADROOM`] free for everyone's first ids.
+/// - A first id: within the role's and the database's share, leaving the database's reserve
+///   ([`database_reserve`]) free unless the role holds none in the database, and leaving
+///   [`FIRST_ID_RESERVE`] of the cluster id free unless the role holds none anywhere (then
+///   [`SUPERUSER_RESERVE`]). A superuser's first id only needs one free: a DBA can always generate.
+/// - An extra id (a bulk filling milliseconds): within half the role's share and half the
+///   database's less its reserve, so a role's bulks leave the rest for its own sessions' first
+///   ids and the reserve for other roles', and leaving [`EXTRA_ID_HEADROOM`] free for everyone's
+///   first ids.
 pub fn may_claim(held: Holdings, share: i32, superuser: bool) -> Result<(), Refusal> {
     let first = held.session == 0;
     if first && superuser {
         return Ok(());
     }
-    let limit = if first { share } else { share / 2 };
-    if held.role + 1 > limit {
-        return Err(Refusal::RoleShare { limit });
+    let (role_limit, database_limit) =
+        if first { (share, share) } else { (share / 2, share / 2 - database_reserve(share)) };
+    if held.role + 1 > role_limit {
+        return Err(Refusal::RoleShare { limit: role_limit });
     }
-    if held.database + 1 > limit {
-        return Err(Refusal::DatabaseShare { limit });
+    if held.database + 1 > database_limit {
+        return Err(Refusal::DatabaseShare { limit: database_limit });
+    }
+    if first && held.role_in_database > 0 && held.database + 1 > share - database_reserve(share) {
+        return Err(Refusal::DatabaseReserve { share, kept: database_reserve(share) });
     }
     let kept = match (first, held.role) {
-        (true, 0) => 0,
+        (true, 0) => SUPERUSER_RESERVE,
         (true, _) => FIRST_ID_RESERVE,
         (false, _) => EXTRA_ID_HEADROOM,
     };
@@ -713,6 +735,7 @@ mod tests {
         all: i32,
         by_role: HashMap<u32, i32>,
         by_database: HashMap<u32, i32>,
+        by_role_in_database: HashMap<(u32, u32), i32>,
     }
 
     impl Claimants {
@@ -721,6 +744,7 @@ mod tests {
                 all: self.all,
                 role: self.by_role.get(&role).copied().unwrap_or(0),
                 database: self.by_database.get(&database).copied().unwrap_or(0),
+                role_in_database: self.by_role_in_database.get(&(role, database)).copied().unwrap_or(0),
                 session,
             }
         }
@@ -732,6 +756,7 @@ mod tests {
             self.all += change;
             *self.by_role.entry(role).or_default() += change;
             *self.by_database.entry(database).or_default() += change;
+            *self.by_role_in_database.entry((role, database)).or_default() += change;
             self.sessions[index].3 = held;
         }
 
@@ -768,33 +793,47 @@ mod tests {
     }
 
     #[test]
-    fn shares_reserve_and_headroom_at_their_bounds() {
+    fn shares_reserves_and_headroom_at_their_bounds() {
         let share = GENERATOR_SHARE_DEFAULT;
-        let held = |all, role, database, session| Holdings { all, role, database, session };
-        // First ids: up to the share, leaving the reserve.
-        assert_eq!(may_claim(held(1000, 1023, 1023, 0), share, false), Ok(()));
-        assert_eq!(may_claim(held(1000, 1024, 5, 0), share, false), Err(Refusal::RoleShare { limit: 1024 }));
-        assert_eq!(may_claim(held(1000, 5, 1024, 0), share, false), Err(Refusal::DatabaseShare { limit: 1024 }));
-        assert_eq!(may_claim(held(1919, 5, 5, 0), share, false), Ok(()));
-        assert_eq!(may_claim(held(1920, 5, 5, 0), share, false), Err(Refusal::Kept { kept: FIRST_ID_RESERVE }));
-        // A role's first id takes the reserve, to the last id; a superuser's ignores the shares.
-        assert_eq!(may_claim(held(2047, 0, 5, 0), share, false), Ok(()));
-        assert_eq!(may_claim(held(2048, 0, 5, 0), share, false), Err(Refusal::Kept { kept: 0 }));
-        assert_eq!(may_claim(held(2047, 2047, 2047, 0), share, true), Ok(()));
-        // Extra ids: up to half the share, leaving a quarter of the ids free; superusers' too.
-        assert_eq!(may_claim(held(100, 511, 511, 3), share, false), Ok(()));
-        assert_eq!(may_claim(held(100, 512, 5, 3), share, true), Err(Refusal::RoleShare { limit: 512 }));
-        assert_eq!(may_claim(held(100, 5, 512, 3), share, false), Err(Refusal::DatabaseShare { limit: 512 }));
-        assert_eq!(may_claim(held(1535, 5, 5, 3), share, false), Ok(()));
-        assert_eq!(may_claim(held(1536, 5, 5, 3), share, false), Err(Refusal::Kept { kept: EXTRA_ID_HEADROOM }));
-        // A share of 1 leaves no extra ids.
-        assert_eq!(may_claim(held(0, 0, 0, 1), 1, false), Err(Refusal::RoleShare { limit: 0 }));
+        let held = |all, role, database, role_in_database, session| Holdings {
+            all,
+            role,
+            database,
+            role_in_database,
+            session,
+        };
+        let database_kept = Refusal::DatabaseReserve { share, kept: 128 };
+        // First ids: up to the share; in a database, a role that holds some there leaves its reserve.
+        assert_eq!(database_reserve(share), 128);
+        assert_eq!(may_claim(held(1000, 1023, 895, 5, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(1000, 1023, 896, 5, 0), share, false), Err(database_kept));
+        assert_eq!(may_claim(held(1000, 1024, 5, 5, 0), share, false), Err(Refusal::RoleShare { limit: 1024 }));
+        // A role that holds none in the database takes its reserve, up to the share.
+        assert_eq!(may_claim(held(1000, 5, 1023, 0, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(1000, 5, 1024, 0, 0), share, false), Err(Refusal::DatabaseShare { limit: 1024 }));
+        // Of the cluster id, ordinary first ids leave 128; a role that holds none leaves 8, for
+        // superusers, whose first id ignores the shares and needs only one free.
+        assert_eq!(may_claim(held(1919, 5, 5, 5, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(1920, 5, 5, 5, 0), share, false), Err(Refusal::Kept { kept: FIRST_ID_RESERVE }));
+        assert_eq!(may_claim(held(2039, 0, 5, 0, 0), share, false), Ok(()));
+        assert_eq!(may_claim(held(2040, 0, 5, 0, 0), share, false), Err(Refusal::Kept { kept: SUPERUSER_RESERVE }));
+        assert_eq!(may_claim(held(2047, 2047, 2047, 2047, 0), share, true), Ok(()));
+        // Extra ids: up to half the role's share and half the database's less its reserve (384),
+        // leaving a quarter of the ids free; superusers' too.
+        assert_eq!(may_claim(held(100, 511, 383, 383, 3), share, false), Ok(()));
+        assert_eq!(may_claim(held(100, 512, 5, 5, 3), share, true), Err(Refusal::RoleShare { limit: 512 }));
+        assert_eq!(may_claim(held(100, 5, 384, 5, 3), share, false), Err(Refusal::DatabaseShare { limit: 384 }));
+        assert_eq!(may_claim(held(1535, 5, 5, 5, 3), share, false), Ok(()));
+        assert_eq!(may_claim(held(1536, 5, 5, 5, 3), share, false), Err(Refusal::Kept { kept: EXTRA_ID_HEADROOM }));
+        // A share of 1 leaves no extra ids, and a share under 8 no database reserve.
+        assert_eq!(may_claim(held(0, 0, 0, 0, 1), 1, false), Err(Refusal::RoleShare { limit: 0 }));
+        assert_eq!(may_claim(held(6, 6, 6, 6, 0), 7, false), Ok(()));
     }
 
     #[test]
     fn the_issue_30_hoard_leaves_first_ids_for_others() {
-        // 170 sessions of one role, each trying for 16 ids in the middle of a bulk (0.5.0 let
-        // them take all 2,048), then as many more sessions of it as there are ids.
+        // 170 sessions of one role in one database, each trying for 16 ids in the middle of a bulk
+        // (0.5.0 let them take all 2,048), then as many more sessions of it as there are ids.
         let mut claimants = Claimants::default();
         for session in 0..170 {
             for _ in 0..16 {
@@ -802,8 +841,9 @@ mod tests {
             }
         }
         let held = claimants.holdings(1, 1, 0);
-        // Extra ids up to half the share (the first 33 sessions), then first ids only.
-        assert_eq!((held.all, held.role), (650, 650));
+        // Extra ids while the database holds under 384 (the first 24 sessions, 16 each), then
+        // first ids only: 384 + 146.
+        assert_eq!((held.all, held.role), (530, 530));
         let mut refused = None;
         for session in 170..GENERATOR_COUNT as usize {
             if let Err(refusal) = claimants.claim(session, 1, 1, false, GENERATOR_SHARE_DEFAULT) {
@@ -811,9 +851,51 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(refused, Some((544, Refusal::RoleShare { limit: 1024 })));
+        // Refused with 896 held in its database (530 + 366 sessions), the last 128 of its share kept.
+        let kept = Refusal::DatabaseReserve { share: GENERATOR_SHARE_DEFAULT, kept: 128 };
+        assert_eq!(refused, Some((536, kept)));
+        // Another role's first ids, in its database and in the hoarder's; a superuser's.
         assert_eq!(claimants.claim(usize::MAX, 2, 2, false, GENERATOR_SHARE_DEFAULT), Ok(()));
+        assert_eq!(claimants.claim(usize::MAX, 2, 1, false, GENERATOR_SHARE_DEFAULT), Ok(()));
+        assert_eq!(claimants.claim(usize::MAX, 2, 1, false, GENERATOR_SHARE_DEFAULT), Err(kept));
         assert_eq!(claimants.claim(usize::MAX, 0, 1, true, GENERATOR_SHARE_DEFAULT), Ok(()));
+        // The hoarder in another database: up to its role's share.
+        let mut refused = None;
+        for session in 0..GENERATOR_COUNT as usize {
+            if let Err(refusal) = claimants.claim(usize::MAX, 1, 3, false, GENERATOR_SHARE_DEFAULT) {
+                refused = Some((session, refusal));
+                break;
+            }
+        }
+        assert_eq!(refused, Some((128, Refusal::RoleShare { limit: 1024 })));
+    }
+
+    #[test]
+    fn many_roles_leave_ids_for_superusers() {
+        // A share lifted to every id, ordinary first ids of one role over four databases up to the
+        // 128 kept, then roles that hold none (as a role with CREATEROLE can make) one first id each.
+        let share = GENERATOR_COUNT;
+        let mut claimants = Claimants::default();
+        for database in 0..4 {
+            for _ in 0..480 {
+                assert_eq!(claimants.claim(usize::MAX, 1, database, false, share), Ok(()));
+            }
+        }
+        let kept = Refusal::Kept { kept: FIRST_ID_RESERVE };
+        assert_eq!(claimants.claim(usize::MAX, 1, 4, false, share), Err(kept));
+        let mut refused = None;
+        for role in 2..200 {
+            if let Err(refusal) = claimants.claim(usize::MAX, role, 5, false, share) {
+                refused = Some((role, refusal));
+                break;
+            }
+        }
+        // 120 roles took 1920 to 2040; the 121st is refused, and superusers take the last 8.
+        assert_eq!(refused, Some((122, Refusal::Kept { kept: SUPERUSER_RESERVE })));
+        for _ in 0..8 {
+            assert_eq!(claimants.claim(usize::MAX, 0, 5, true, share), Ok(()));
+        }
+        assert_eq!(claimants.claim(usize::MAX, 0, 5, true, share), Err(Refusal::Kept { kept: 0 }));
     }
 
     proptest! {
@@ -871,7 +953,9 @@ mod tests {
         /// One role, with any number of sessions in any of three databases, claiming first and
         /// extra ids and letting extras go at transaction ends in any order, under any share up
         /// to the default: it never holds more than its share, and another role in another
-        /// database gets a first id for two sessions, and so does a superuser.
+        /// database gets a first id for two sessions, and so does a superuser; from a share of 8
+        /// on (a database reserve of one id or more), that role gets one in the first role's
+        /// databases too.
         #[test]
         fn one_role_cannot_starve_others(share in 2..=GENERATOR_SHARE_DEFAULT,
                                          steps in proptest::collection::vec((0usize..1200, 0u32..3, 0u8..8), 1..3000)) {
@@ -886,11 +970,18 @@ mod tests {
             prop_assert_eq!(claimants.claim(usize::MAX, 2, 9, false, share), Ok(()));
             prop_assert_eq!(claimants.claim(usize::MAX, 2, 9, false, share), Ok(()));
             prop_assert_eq!(claimants.claim(usize::MAX, 0, 0, true, share), Ok(()));
+            if share >= 8 {
+                for database in 0..3 {
+                    prop_assert_eq!(claimants.claim(usize::MAX, 2, database, false, share), Ok(()));
+                }
+            }
         }
 
         /// Up to eight roles over four databases and any share: whatever they claim, a
         /// superuser and a role that holds none still get a first id (the reserve is taken only
-        /// by roles' first ids), and no role or database passes the share.
+        /// by roles' first ids), and no role or database passes the share. From a share of 80 on
+        /// (a database reserve past the eight roles' first ids in it), a role that holds none
+        /// gets a first id in each of the four databases.
         #[test]
         fn several_roles_leave_the_reserve(share in 1..=GENERATOR_COUNT,
                                            steps in proptest::collection::vec((0usize..2500, 1u32..9, 0u32..4, 0u8..8), 1..4000)) {
@@ -908,6 +999,11 @@ mod tests {
             prop_assert!(claimants.holdings(0, 0, 0).all <= GENERATOR_COUNT - FIRST_ID_RESERVE + 8);
             prop_assert_eq!(claimants.claim(usize::MAX, 0, 0, true, share), Ok(()));
             prop_assert_eq!(claimants.claim(usize::MAX, 99, 99, false, share), Ok(()));
+            if share >= 80 {
+                for database in 0..4 {
+                    prop_assert_eq!(claimants.claim(usize::MAX, 100 + database, database, false, share), Ok(()));
+                }
+            }
         }
 
         /// An application's pool in one database, its sessions bulk-loading in any order: up to
