@@ -289,6 +289,9 @@ full_lane() {
     step "[pg$major] a disk that stalls every fsync of the marks for 10 s: generation goes on up to the mark written ahead, waits are cancelled within a second, nothing past the mark on disk after a kill -9"
     bash "$REPO/tests/stall.sh" "$WORK/stall$major"
 
+    step "[pg$major] a full disk under the marks (a tmpfs): calls fail with 58030, no temporary file left, writes tried about once per 100 ms, not per call; dead processes' temporary files removed after a restart"
+    bash "$REPO/tests/disk_full.sh" "$WORK/disk_full$major"
+
     step "[pg$major] a backend ends while its thread writes a stalled mark and its pid is reused: the family goes on (the backend waited for its thread)"
     bash "$REPO/tests/writer_exit.sh" "$WORK/writer_exit$major"
 

@@ -76,7 +76,7 @@ struct Plan {
     failed: u64,
     failure_len: u32,
     failure: [u8; MESSAGE_MAX],
-    /// No write ahead before this wall-clock µs, after a failure (a write a value needs goes on).
+    /// No write before this wall-clock µs, after a failure (`recent_failure`).
     retry_after_us: i64,
 }
 
@@ -93,7 +93,7 @@ const WRITING: u32 = 0;
 const WRITTEN: u32 = 1;
 const FAILED: u32 = 2;
 const MESSAGE_MAX: usize = 240;
-/// How long writes ahead pause after one failed.
+/// How long writes pause after one failed: writes ahead, and calls that need a mark fail with its error.
 const RETRY_AFTER_US: i64 = 100_000;
 /// How often a backend whose value waits for a mark looks again (ms).
 const POLL_MS: c_long = 1;
@@ -252,14 +252,40 @@ pub fn replace_file(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let temporary = dir.join(format!(".{name}.{}.{write}.tmp", std::process::id()));
-    File::create(&temporary)
+    let written = File::create(&temporary)
         .and_then(|mut f| {
             f.write_all(text.as_bytes())?;
             f.sync_all()
         })
-        .map_err(|e| fail("write", e))?;
-    fs::rename(&temporary, &path).map_err(|e| fail("rename a new version into", e))?;
+        .map_err(|e| fail("write", e))
+        .and_then(|()| fs::rename(&temporary, &path).map_err(|e| fail("rename a new version into", e)));
+    if written.is_err() {
+        // A full disk fails every write: each must not leave a file behind.
+        let _ = fs::remove_file(&temporary);
+    }
+    written?;
     File::open(dir).and_then(|d| d.sync_all()).map_err(|e| fail("fsync the directory of", e))
+}
+
+/// Removes the temporary files `replace_file` left in `dir` (a crash mid-write, or a removal that
+/// failed) whose process is gone; one whose pid is alive may be a write under way, and stays.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_file_pid) else { continue };
+        if !alive(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The pid in a temporary file's name, `.NAME.PID.N.tmp`.
+fn temporary_file_pid(name: &str) -> Option<i32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let mut fields = inner.rsplitn(3, '.');
+    let (_write, pid, _name) = (fields.next()?.parse::<u64>().ok()?, fields.next()?, fields.next()?);
+    pid.parse().ok().filter(|&pid| pid > 0)
 }
 
 /// One file of a family's marks as `comb_ext_marks()` shows it.
@@ -417,6 +443,8 @@ enum Step<R, Record> {
         needed: Record,
         write: u64,
     },
+    /// The last write failed less than `RETRY_AFTER_US` ago: its error, without a new write.
+    Failed(String),
 }
 
 /// Runs `f` on the state under its lock, the first time since the server started after resuming
@@ -450,6 +478,9 @@ where
         collect(writer, plan);
         let Some(mark) = covering_mark(durable, plan, &record) else {
             if plan.writer_pid == 0 {
+                if let Some(failure) = recent_failure(plan) {
+                    return Step::Failed(failure);
+                }
                 start::<P>(writer, plan, &record, position);
             }
             return Step::Wait { result, needed: record, write: plan.started };
@@ -476,7 +507,16 @@ where
             wait_for_mark(marked, function, &needed, write);
             result
         }
+        Step::Failed(message) => failed(function, Unusable::Io(message)),
     }
+}
+
+/// The last write's error if it failed less than `RETRY_AFTER_US` ago: a call that needs a new mark
+/// then fails with it at once, so a full disk is not written to on every call.
+fn recent_failure(plan: &Plan) -> Option<String> {
+    let last_failed = plan.failed > 0 && plan.failed == plan.started;
+    (last_failed && crate::rules::time::wall_clock_unix_us() < plan.retry_after_us)
+        .then(|| String::from_utf8_lossy(&plan.failure[..plan.failure_len as usize]).into_owned())
 }
 
 /// Once per backend and family: makes sure the state was resumed from its marks since the server
@@ -490,6 +530,7 @@ where
     P::Record: RefUnwindSafe,
 {
     if !marked.generator.with_locked(|durable| durable.resumed) {
+        remove_stale_temporaries(Path::new(DIR));
         let mark = read_marks::<P>().unwrap_or_else(|e| failed(function, e));
         let writer = marked.writer.as_ptr();
         marked.generator.with_locked(|durable| {
@@ -746,6 +787,31 @@ mod tests {
             assert!((0..WRITERS).any(|i| text == format!("writer {i}\n")), "{text:?}");
             assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "temporary files left behind");
         }
+        fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+    }
+
+    /// A write that fails leaves no temporary file (a full disk fails every write), and a start
+    /// removes those a dead process left, not a live one's.
+    #[test]
+    fn temporary_files_do_not_pile_up() {
+        let dir = std::env::temp_dir().join(format!("comb_ext_temporaries_{}", std::process::id())).join(DIR);
+        let _ = fs::remove_dir_all(dir.parent().unwrap());
+        fs::create_dir_all(dir.join("sno.mark").join("in the way")).unwrap();
+        for _ in 0..3 {
+            let error = replace_file(&dir, "sno.mark", "1\n").unwrap_err();
+            assert!(error.contains("could not rename a new version into"), "{error}");
+        }
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "temporary files left behind");
+        let own = format!(".muid.mark.{}.7.tmp", std::process::id());
+        for name in [".uid8.mark.4194305.0.tmp", &own, ".12345.4194306.3.tmp", ".not.ours.tmp"] {
+            fs::write(dir.join(name), "").unwrap();
+        }
+        remove_stale_temporaries(&dir);
+        let mut left: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, [own, ".not.ours.tmp".to_string(), "sno.mark".to_string()]);
+        assert_eq!(temporary_file_pid(".sno.mark.42.0.tmp"), Some(42));
+        assert_eq!(temporary_file_pid(".42.0.tmp"), None);
         fs::remove_dir_all(dir.parent().unwrap()).unwrap();
     }
 
