@@ -14,6 +14,19 @@ pub unsafe fn lock_held_by_me(tag: &pg_sys::LOCKTAG, mode: pg_sys::LOCKMODE) -> 
     return pg_sys::LockHeldByMe(tag, mode, false);
 }
 
+/// The oldest transaction id not yet frozen in every database (`oldestXid`), read without a lock as
+/// one word: it only moves on, so a stale reading is older. PostgreSQL 17 renamed
+/// `ShmemVariableCache` to `TransamVariables`.
+///
+/// SAFETY: shared memory is attached (any backend).
+pub unsafe fn oldest_xid() -> u32 {
+    #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16"))]
+    let oldest = std::ptr::addr_of!((*pg_sys::ShmemVariableCache).oldestXid);
+    #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15", feature = "pg16")))]
+    let oldest = std::ptr::addr_of!((*pg_sys::TransamVariables).oldestXid);
+    std::ptr::read_volatile(oldest).into_inner()
+}
+
 /// The timeline this server writes WAL on (call only when not in recovery). PostgreSQL 15 replaced
 /// the backend-global `ThisTimeLineID` (set once `RecoveryInProgress()` has returned false) with
 /// `GetWALInsertionTimeLine()`.

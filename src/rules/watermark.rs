@@ -160,6 +160,19 @@ impl Slot {
     }
 }
 
+/// Whether a prepared transaction's slot whose transaction id is `xid` can stand for a transaction
+/// still in progress, given the server's oldest unfrozen transaction id (`oldest`) and its next
+/// (`next`): `oldest <= xid < next` in PostgreSQL's circular order of 32-bit ids, a window of fewer
+/// than 2^31 ids. A slot keeps its id after COMMIT PREPARED; about 2^31 ids later that id reads as
+/// one in the future, for which `TransactionIdIsInProgress` answers true (it follows the latest
+/// completed one), and the family's W would stay behind the slot's time for the next 2^31. No
+/// transaction in progress is older than `oldest` (its id holds the freezing horizon back) nor at
+/// or past `next`, so an id outside the window has ended, however long ago.
+pub fn within_live_xids(xid: u32, oldest: u32, next: u32) -> bool {
+    let before_next = next.wrapping_sub(xid);
+    (1..=next.wrapping_sub(oldest)).contains(&before_next)
+}
+
 /// A watermark's scan of `family` after it raised the floor to `floor`: two passes over the
 /// slots `slots` yields (the same each time), the backends' own, then the prepared transactions'.
 /// A transaction that prepares hands over before it lets go, so whichever pass misses its holding,
@@ -385,6 +398,64 @@ impl Persisted for Floor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// What `TransactionIdIsInProgress` answers for an id no process holds: false for one before
+    /// the latest completed, true for one after it (in PostgreSQL's circular order: the signed
+    /// 32-bit difference), as 0.6.0 at 2e93f6b asked it alone.
+    fn in_progress_of_an_ended_id(xid: u32, latest_completed: u32) -> bool {
+        (xid.wrapping_sub(latest_completed) as i32) > 0
+    }
+
+    #[test]
+    fn a_slot_ended_2_pow_31_ids_ago_is_not_live() {
+        // Prepared and committed at id 1,000; the slot keeps the id. The server then runs 2^31 +
+        // 10 ids, its oldest unfrozen id 200 million behind (autovacuum_freeze_max_age).
+        let ended = 1_000u32;
+        let next = ended.wrapping_add((1 << 31) + 10);
+        let oldest = next.wrapping_sub(200_000_000);
+        assert!(in_progress_of_an_ended_id(ended, next.wrapping_sub(1)), "2e93f6b held W behind it");
+        assert!(!within_live_xids(ended, oldest, next));
+        // And at every age: outside the window until the ids come round to it again (2^32 later).
+        for age in [
+            1u32,
+            5_000,
+            199_999_999,
+            200_000_001,
+            1 << 30,
+            (1 << 31) - 1,
+            1 << 31,
+            (1 << 31) + 1,
+            u32::MAX - 200_000_000,
+        ] {
+            let next = ended.wrapping_add(age);
+            let oldest = next.wrapping_sub(200_000_000);
+            assert_eq!(within_live_xids(ended, oldest, next), age <= 200_000_000, "age {age}");
+        }
+    }
+
+    #[test]
+    fn the_live_window_at_its_bounds() {
+        // Across the wrap of the 32-bit counter.
+        let (oldest, next) = (u32::MAX - 99, 5);
+        assert!(within_live_xids(oldest, oldest, next));
+        assert!(within_live_xids(u32::MAX, oldest, next));
+        assert!(within_live_xids(4, oldest, next));
+        assert!(!within_live_xids(oldest - 1, oldest, next));
+        assert!(!within_live_xids(5, oldest, next));
+        assert!(!within_live_xids(6, oldest, next));
+    }
+
+    proptest! {
+        /// Any window of fewer than 2^31 ids anywhere on the circle: an id is in it exactly when it
+        /// lies from `oldest` up to the one before `next`.
+        #[test]
+        fn the_live_window_is_oldest_up_to_next(oldest: u32, span in 1u32..(1 << 31), offset: u32) {
+            let next = oldest.wrapping_add(span);
+            let xid = oldest.wrapping_add(offset);
+            prop_assert_eq!(within_live_xids(xid, oldest, next), offset < span);
+        }
+    }
 
     #[test]
     fn behind_the_floor_the_clock_goes_on_from_it_at_half_speed_until_the_wall_clock_catches_up() {
