@@ -6,7 +6,8 @@
 #    leaves none; once a watermark is taken, no record of an ended transaction is left (0.5.0: one
 #    file per cycle, kept for ever).
 # 2. A transaction prepared in database B holds B's watermarks, from its record, and not A's, nor
-#    shows among A's holders (0.5.0: server-wide).
+#    shows among A's holders (0.5.0: server-wide); comb_ext_marks() shows its record in B alone, and
+#    its times only to roles with the privileges of its role and to pg_read_all_stats.
 # 3. After a restart, a prepared transaction whose record was deleted (as after a restored backup,
 #    PITR or a promotion), one whose record lies two days past the clock, and one whose record is
 #    damaged each hold every watermark of their database at 1970-01-01 (sno: its smallest id),
@@ -38,10 +39,11 @@ on_dir=$dir on_port=$PORT
 q() { cluster_psql "$on_dir" "$on_port" -qAt "$@"; }
 failures=0
 fail() { echo "  FAILED: $*"; failures=$((failures + 1)); }
-# check DB LABEL SQL: SQL returns a boolean and a figure; the figure is printed, a false (or an error) fails.
+# check DB LABEL SQL [PSQL_OPTION...]: SQL returns a boolean and a figure; the figure is printed, a false (or
+# an error) fails.
 check() {
     local out
-    if ! out=$(q -d "$1" -F $'\t' -c "$3" 2>&1); then
+    if ! out=$(q -d "$1" -F $'\t' "${@:4}" -c "$3" 2>&1); then
         fail "$2: $out"
     elif [ "${out%%$'\t'*}" = t ]; then
         echo "  $2: ${out#*$'\t'}"
@@ -78,7 +80,8 @@ passed() {
     done
 }
 # COMB_EXT_VERSION: the control against an earlier release (CREATE EXTENSION ... VERSION).
-q -d postgres -c "CREATE EXTENSION comb_ext${COMB_EXT_VERSION:+ VERSION '$COMB_EXT_VERSION'}" -c "CREATE DATABASE other"
+q -d postgres -c "CREATE EXTENSION comb_ext${COMB_EXT_VERSION:+ VERSION '$COMB_EXT_VERSION'}" -c "CREATE DATABASE other" \
+    -c "CREATE ROLE peer LOGIN" -c "CREATE ROLE stats LOGIN IN ROLE pg_read_all_stats"
 q -d other -c "CREATE EXTENSION comb_ext${COMB_EXT_VERSION:+ VERSION '$COMB_EXT_VERSION'}"
 
 say "1. records are bounded: PREPARE / COMMIT PREPARED cycles, a failed PREPARE, a watermark"
@@ -106,6 +109,13 @@ passed postgres elsewhere "in postgres, W passes other's prepared ids"
 check postgres "in postgres, holders" "SELECT count(*) = 0, count(*) || ' rows for it' FROM comb_watermark_holders() WHERE prepared_xid = ${XID[elsewhere]}"
 held other elsewhere "in other, W held by its prepared transaction" by_record
 check other "in other, holders" "SELECT count(*) = 4, count(*) || ' rows for it' FROM comb_watermark_holders() WHERE prepared_xid = ${XID[elsewhere]}"
+# comb_ext_marks()'s prepared rows, filtered as the holders are (0.6.0 at 2e93f6b: every row, times
+# included, to anyone in any database).
+marks_row="FROM comb_ext_marks() WHERE family = 'prepared' AND file LIKE '%/${XID[elsewhere]}'"
+check postgres "comb_ext_marks() to peer, in postgres" "SELECT count(*) = 0, count(*) || ' rows of other''s prepared transaction' $marks_row" -U peer
+check other "comb_ext_marks() to peer, in other" "SELECT count(*) = 1 AND bool_and(record IS NULL AND problem IS NULL), count(*) || ' row, record ' || coalesce(min(record)::text, 'NULL') $marks_row" -U peer
+check postgres "comb_ext_marks() to a member of pg_read_all_stats, in postgres" "SELECT count(*) = 1 AND bool_and(record[1] > 0), count(*) || ' row, record ' || coalesce(min(record)::text, 'NULL') $marks_row" -U stats
+check other "comb_ext_marks() to a superuser, in other" "SELECT count(*) = 1 AND bool_and(record[1] > 0), count(*) || ' row, record ' || coalesce(min(record)::text, 'NULL') $marks_row"
 
 say "3. after a restart: a record deleted, one two days past the clock, one damaged"
 for gid in deleted ahead damaged; do prepare postgres "$gid"; done

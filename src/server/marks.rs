@@ -11,7 +11,8 @@ use pgrx::prelude::*;
 /// One row per file the extension keeps in `comb_ext/`, read now, with the wall clock: the marks of
 /// sno, muid and uid8 (0.4.0's too while one is left) and the watermarks' floor once it exists (what a
 /// start would resume from, and why it would refuse to), the identity record (0.5.0's origin while
-/// one is left), and one per prepared transaction's holdings.
+/// one is left), and one per prepared transaction's holdings (filtered as `comb_watermark_holders()`
+/// is: `watermark::prepared_files_shown`).
 #[pg_extern(volatile, parallel_safe)]
 #[allow(clippy::type_complexity)] // pgrx reads the columns from this tuple
 fn comb_ext_marks() -> TableIterator<
@@ -39,7 +40,7 @@ fn comb_ext_marks() -> TableIterator<
                 .collect(),
         ),
         ("identity", high_water::record_files()),
-        ("prepared", crate::server::watermark::prepared_files()),
+        ("prepared", crate::server::watermark::prepared_files_shown()),
     ];
     let rows: Vec<_> = families
         .into_iter()

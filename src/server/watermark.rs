@@ -209,14 +209,24 @@ fn in_this_database(index: usize) -> bool {
     unsafe { crate::postgres::compat::proc_database_and_role(index).0 == pg_sys::MyDatabaseId }
 }
 
-/// Whether prepared transaction `xid` is still prepared; its file is removed once it is not.
-/// (tests/watermark_interleaving.py stops a scan at the `in_progress` call.)
+/// Whether prepared transaction `xid` is still prepared; its file is removed once it is not. An id
+/// outside the server's live window has ended (`rule::within_live_xids`), whatever
+/// `TransactionIdIsInProgress` says of it. (tests/watermark_interleaving.py stops a scan at the
+/// `in_progress` call.)
 fn still_prepared(xid: i64) -> bool {
-    if in_progress(xid as u32) {
+    if live(xid as u32) {
         return true;
     }
     let _ = std::fs::remove_file(prepared_path(xid as u32));
     false
+}
+
+/// Whether transaction `xid`, read from a slot or a record's name, is running or prepared: within
+/// the server's live window of ids, and in progress.
+fn live(xid: u32) -> bool {
+    // SAFETY: shared memory is attached; ReadNextFullTransactionId takes its own lock.
+    let (oldest, next) = unsafe { (crate::postgres::compat::oldest_xid(), pg_sys::ReadNextFullTransactionId().value as u32) };
+    rule::within_live_xids(xid, oldest, next) && in_progress(xid)
 }
 
 /// Whether transaction `xid` is running or prepared.
@@ -244,6 +254,7 @@ fn load_prepared_holdings(function: &str) {
     if loaded.load(Ordering::SeqCst) != 0 || unsafe { pg_sys::RecoveryInProgress() } {
         return;
     }
+    high_water::remove_stale_temporaries(Path::new(PREPARED_DIR));
     let now = time::wall_clock_unix_us();
     let mut restored = vec![];
     for index in 0..HOLDINGS.len() {
@@ -299,7 +310,7 @@ fn remove_ended_records(function: &str) {
     for entry in entries.flatten() {
         pg_sys::check_for_interrupts!();
         let Some(xid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        if !in_progress(xid) {
+        if !live(xid) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -307,7 +318,7 @@ fn remove_ended_records(function: &str) {
 
 /// The records of prepared transactions' holdings, as `comb_ext_marks()` shows them: the four
 /// times (comb, sno, muid, uid8; `i64::MIN` for none) and why one cannot be read.
-pub fn prepared_files() -> Vec<high_water::MarkFile> {
+fn prepared_files() -> Vec<high_water::MarkFile> {
     let Ok(entries) = std::fs::read_dir(PREPARED_DIR) else { return Vec::new() };
     let mut files: Vec<_> = entries
         .flatten()
@@ -327,6 +338,33 @@ pub fn prepared_files() -> Vec<high_water::MarkFile> {
         })
         .collect();
     files.sort_by(|a, b| a.file.cmp(&b.file));
+    files
+}
+
+/// `prepared_files()` as `comb_ext_marks()` shows them to the current user, filtered as
+/// `comb_watermark_holders()` is: a record of a transaction prepared in another database, or of none
+/// still prepared (its database unknown), is left out; one prepared by a role the user has no
+/// privileges of shows without its times. pg_read_all_stats sees every record.
+pub fn prepared_files_shown() -> Vec<high_water::MarkFile> {
+    // SAFETY: catalog look-ups of the current user's memberships.
+    let sees_all = unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), crate::postgres::compat::READ_ALL_STATS) };
+    let mut files = prepared_files();
+    if sees_all {
+        return files;
+    }
+    files.retain_mut(|file| {
+        let xid = Path::new(&file.file).file_name().and_then(|name| name.to_str()?.parse::<u32>().ok());
+        let Some(index) = xid.and_then(prepared_process) else { return false };
+        if !in_this_database(index) {
+            return false;
+        }
+        // SAFETY: index is a PGPROC's; catalog look-ups of the current user's memberships.
+        let role = unsafe { crate::postgres::compat::proc_database_and_role(index).1 };
+        if !unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) } {
+            (file.record, file.problem) = (None, None);
+        }
+        true
+    });
     files
 }
 
