@@ -182,6 +182,12 @@ pub enum Feistel {
     Uid8,
 }
 
+/// First byte of every Feistel round input. The key is also uuidv47's, whose SipHash inputs are
+/// always 10 bytes; with it the round inputs are 11, 8 and 7 bytes, so no round input is ever a
+/// uuidv47 input (SipHash's last block holds the length), and a muid mask gives away no hash a
+/// COMB façade is made with (0.6.0 before it: muid's round inputs were 10 bytes too).
+const FEISTEL_DOMAIN: u8 = b'F';
+
 impl Feistel {
     pub const ALL: [Feistel; 3] = [Feistel::Muid, Feistel::Sno, Feistel::Uid8];
 
@@ -202,19 +208,20 @@ impl Feistel {
         }
     }
 
-    /// Round `round`'s function of one half: SipHash-2-4 of (tag, round, the half's bytes big-endian),
-    /// its low half-width bits.
+    /// Round `round`'s function of one half: SipHash-2-4 of (`FEISTEL_DOMAIN`, tag, round, the half's
+    /// bytes big-endian), its low half-width bits.
     #[inline]
     fn round_function(self, key: &Key, round: u8, half: u128) -> u128 {
         let half_bytes = (self.bits() / 16) as usize;
-        let mut message = [0u8; 10];
-        message[0] = self.tag();
-        message[1] = round;
-        message[2..2 + half_bytes].copy_from_slice(&half.to_be_bytes()[16 - half_bytes..]);
+        let mut message = [0u8; 11];
+        message[0] = FEISTEL_DOMAIN;
+        message[1] = self.tag();
+        message[2] = round;
+        message[3..3 + half_bytes].copy_from_slice(&half.to_be_bytes()[16 - half_bytes..]);
         let hash = match self {
-            Feistel::Muid => key.siphash(&message[..10]),
-            Feistel::Sno => key.siphash(&message[..7]),
-            Feistel::Uid8 => key.siphash(&message[..6]),
+            Feistel::Muid => key.siphash(&message[..11]),
+            Feistel::Sno => key.siphash(&message[..8]),
+            Feistel::Uid8 => key.siphash(&message[..7]),
         };
         hash as u128 & self.half_mask()
     }

@@ -155,7 +155,8 @@ def comb_mask(id_bytes, format_name, key):
 
 
 # ---- muid (128 bits), sno (80), uid8 (64): 8 Feistel rounds; the round function is SipHash-2-4 of
-# (family tag, round number, the right half big-endian), cut to the half's width.
+# ("F", family tag, round number, the right half big-endian), cut to the half's width. "F" keeps every
+# round input's length (11, 8, 7 bytes) off uuidv47's 10 under the shared key.
 FEISTEL = {"muid": (128, 1), "sno": (80, 2), "uid8": (64, 3)}
 ROUNDS = 8
 
@@ -166,7 +167,7 @@ def feistel_mask(value, family, key):
     half_mask = (1 << half) - 1
     left, right = value >> half, value & half_mask
     for round_number in range(ROUNDS):
-        message = bytes([tag, round_number]) + right.to_bytes(half // 8, "big")
+        message = b"F" + bytes([tag, round_number]) + right.to_bytes(half // 8, "big")
         left, right = right, left ^ (siphash24(*key_words(key), message) & half_mask)
     return left << half | right
 
