@@ -1433,15 +1433,16 @@ BEGIN
                 MESSAGE = pg_catalog.format('%s: uuid %s is not a masked comb_format %s value under this key: %s', fn, id, format, problem),
                 HINT = 'comb_mask makes masked values; each unmasks only in the format and under the key that made it.';
         END IF;
+        -- Masking's errors name neither the id nor its time: the value masking hides.
         RAISE EXCEPTION USING ERRCODE = '22P02',
-            MESSAGE = pg_catalog.format('%s: uuid %s is not a comb_format %s value: %s', fn, id, format, problem),
+            MESSAGE = pg_catalog.format('%s: the id is not a comb_format %s value: %s', fn, format, problem),
             HINT = 'comb_mask takes a COMB of the format: version 4 and variant bits 10 (uuidv7: version 7; ticks: the marker c as the third group''s third hex digit) and a time the format holds.';
     END IF;
     IF NOT unmask THEN
         problem := @extschema@._comb_field_problem((CASE WHEN (format) OPERATOR(pg_catalog.=) ANY ('{postgresql,postgresql_sqldatetime,uuidv7}'::@extschema@.comb_format[]) THEN ((hi) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 281474976710655 WHEN (format) OPERATOR(pg_catalog.=) ANY ('{sqlserver,legacy}'::@extschema@.comb_format[]) THEN (lo) OPERATOR(pg_catalog.&) 281474976710655 WHEN (format) OPERATOR(pg_catalog.=) ANY ('{binary,binary_sqldatetime}'::@extschema@.comb_format[]) THEN ((((hi) OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) ((((hi) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) (((hi) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 255) ELSE (((lo) OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (((lo) OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 65535) END), clock);
         IF problem IS NOT NULL THEN
             RAISE EXCEPTION USING ERRCODE = '22008',
-                MESSAGE = pg_catalog.format('%s: uuid %s does not hold a valid %s COMB: %s', fn, id, format, problem);
+                MESSAGE = pg_catalog.format('%s: the id is not a comb_format %s value: its time field holds no time the format holds', fn, format);
         END IF;
     END IF;
     -- The message, as little-endian words: string bytes 6-15 (postgresql, uuidv7 and .NET orders: the
@@ -1548,11 +1549,13 @@ BEGIN
         round := CASE WHEN unmask THEN 7 - step ELSE step END;
         reversed := CASE WHEN unmask THEN high ELSE low END << (64 - half_bits);
         reversed := (((((reversed) OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.|) ((((reversed) OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((((reversed) OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) ((((reversed) OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) ((((reversed) OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) ((((reversed) OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) ((((reversed) OPERATOR(pg_catalog.>>) 8) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 48) OPERATOR(pg_catalog.|) (((reversed) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 56)));
-        -- The message (tag, round, half): 2 + half_bits / 8 bytes; a muid half's 10 make two words.
+        -- The message ('F' = 70, tag, round, half): 3 + half_bits / 8 bytes; a muid half's 11 and a sno
+        -- half's 8 make two words (the second of a sno's holds only the length), a uid8 half's 7 one.
         f := @extschema@._mask_siphash(k0, k1,
-            CASE WHEN half_bits = 64 THEN tag | (round << 8) | (reversed << 16) END,
-            CASE WHEN half_bits = 64 THEN (10::bigint << 56) | ((reversed >> 48) & 65535)
-                 ELSE ((half_bits / 8 + 2)::bigint << 56) | tag | (round << 8) | (reversed << 16) END) & half_mask;
+            CASE WHEN half_bits <> 32 THEN 70 | (tag << 8) | (round << 16) | (reversed << 24) END,
+            CASE half_bits WHEN 64 THEN (11::bigint << 56) | ((reversed >> 40) & 16777215)
+                           WHEN 40 THEN 8::bigint << 56
+                           ELSE (7::bigint << 56) | 70 | (tag << 8) | (round << 16) | (reversed << 24) END) & half_mask;
         IF unmask THEN
             swap := low # f;   -- (high, low) := (low ^ F(high), high)
             low := high;

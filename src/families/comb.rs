@@ -165,7 +165,7 @@ fn report(function: &str, format: Format, error: CombError) -> ! {
     report_for(function, None, format, error)
 }
 
-pub(crate) fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> ! {
+fn decode_error(function: &str, id: Uuid, format: Format, error: CombError) -> ! {
     report_for(function, Some(id), format, error)
 }
 

@@ -3,7 +3,7 @@
 //! each with the setting's default key, a key id of the setting, or a key passed as bytea (that form
 //! alone is IMMUTABLE: it depends on nothing but its arguments). The permutations are `rules::mask`.
 
-use crate::families::comb::{decode_error, FormatArg};
+use crate::families::comb::FormatArg;
 use crate::families::sno::Sno;
 use crate::postgres::errors::{self, LabelArg};
 use crate::rules::comb::Format;
@@ -16,12 +16,17 @@ const NOT_OF_FORMAT_HINT: &str = "comb_mask takes a COMB of the format: version 
      version 7; ticks: the marker c as the third group's third hex digit) and a time the format holds.";
 
 fn mask_uuid(function: &str, id: Uuid, format: Format, key: Key) -> Uuid {
+    // The errors name neither the id nor its time: the id is the value masking hides, and an error
+    // can reach whoever the masked ids are for (a client, a log).
     match mask::mask_comb(id.as_bytes(), format, &key) {
         Ok(facade) => Uuid::from_bytes(facade),
-        Err(MaskError::Comb(error)) => decode_error(function, id, format, error),
+        Err(MaskError::Comb(_)) => errors::datetime_out_of_range(format!(
+            "{function}: the id is not a comb_format {} value: its time field holds no time the format holds",
+            format.name()
+        )),
         Err(error @ MaskError::FixedBits { .. }) => errors::raise(
             PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!("{function}: uuid {id} is not a comb_format {} value: {error}", format.name()),
+            format!("{function}: the id is not a comb_format {} value: {error}", format.name()),
             Some(NOT_OF_FORMAT_HINT),
         ),
     }

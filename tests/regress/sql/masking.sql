@@ -61,7 +61,8 @@ ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT comb_mask(NULL, 'uuidv7', :demo) IS NULL AND comb_unmask(NULL::uuid, 'uuidv7', :demo) IS NULL
        AND uid8_mask(1, NULL::bytea) IS NULL AND sno_unmask(NULL::sno, :demo) IS NULL AND muid_mask(NULL::uuid, 1) IS NULL AS all_null;
 
--- Errors. An id that is not of the format (a v4 as uuidv7, a v7 as a façade): 22P02.
+-- Errors. An id that is not of the format (a v4 as uuidv7, a v7 as a façade): 22P02. comb_mask's
+-- errors name neither the id nor its time (the value masking hides).
 \set VERBOSITY verbose
 SELECT comb_mask('018f2d9f-9a2a-4def-8c3f-7b1a2c4d5e6f', 'uuidv7', :demo);
 SELECT comb_unmask('018f2d9f-9a2a-7def-8c3f-7b1a2c4d5e6f', 'uuidv7', :demo);
@@ -70,7 +71,8 @@ SELECT comb_mask('00112233-4455-6677-8899-aabbccddeeff', 'ticks', :demo);
 -- A façade that unmasks to no time of the format (a sqldatetime time of day past one day): 22P02,
 -- without the unmasked value.
 SELECT comb_unmask('ffffffff-ffff-4fff-bfff-ffffffffffff', 'postgresql_sqldatetime', :demo);
--- A time the format does not hold (sqldatetime's time of day past a day): as comb_timestamp says it, 22008.
+-- A time the format does not hold (sqldatetime's time of day past a day): 22008, as comb_timestamp says it,
+-- without the id or its fields.
 SELECT comb_mask('00000000-0000-4000-8000-0000ffffffff', 'legacy', :demo);
 -- A key of another length: 22023, naming the length and never the bytes.
 SELECT comb_mask(comb_uuid('uuidv7'), 'uuidv7', '\x0011'::bytea);
