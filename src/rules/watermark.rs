@@ -173,6 +173,13 @@ pub fn within_live_xids(xid: u32, oldest: u32, next: u32) -> bool {
     (1..=next.wrapping_sub(oldest)).contains(&before_next)
 }
 
+/// Whether the transaction a prepared slot names is still prepared: its id within the live window
+/// (`within_live_xids`), then `in_progress` (PostgreSQL's `TransactionIdIsInProgress`), which is
+/// asked only then.
+pub fn still_prepared(xid: i64, oldest: u32, next: u32, in_progress: impl FnOnce(u32) -> bool) -> bool {
+    within_live_xids(xid as u32, oldest, next) && in_progress(xid as u32)
+}
+
 /// A watermark's scan of `family` after it raised the floor to `floor`: two passes over the
 /// slots `slots` yields (the same each time), the backends' own, then the prepared transactions'.
 /// A transaction that prepares hands over before it lets go, so whichever pass misses its holding,
@@ -720,6 +727,36 @@ mod loom {
             let id_at = writer.join().unwrap();
             preparer.join().unwrap();
             assert!(id_at >= w || writer_had_ended, "W {w} passed the open writer's id at {id_at}");
+        });
+    }
+
+    /// Transaction ids' age: a fourth slot whose transaction ended about 2^31 ids ago keeps its id,
+    /// which reads as one in the future, and `TransactionIdIsInProgress` answers true for it. Beside
+    /// a PREPARE's hand-over, no scan is held back by it: `still_prepared` asks the live window
+    /// first, as the server does (0.6.0 at 2e93f6b asked `TransactionIdIsInProgress` alone).
+    #[test]
+    fn no_scan_is_held_by_a_slot_of_an_id_2_pow_31_old() {
+        const NEXT: u32 = 1_000_000;
+        const OLDEST: u32 = NEXT.wrapping_sub(200_000_000);
+        const STALE: u32 = NEXT.wrapping_add(1_000);
+        const STALE_AT: i64 = 10;
+        explore("a slot 2^31 ids old beside a PREPARE hand-over and two scans", || {
+            let server = server();
+            let stale = Slot::new(SlotWords { at: held(STALE_AT), xid: STALE.into() });
+            let preparer = spawn_prepare(&server);
+            for _ in 0..2 {
+                let mut modelled = still_prepared(&server);
+                let mut in_progress = |xid: u32| xid == STALE || modelled(xid.into());
+                let w = scan(
+                    CLOCK,
+                    Family::Comb,
+                    || server.slots.iter().chain([&stale]),
+                    |xid| super::still_prepared(xid, OLDEST, NEXT, &mut in_progress),
+                );
+                check(&server, w, "a scan");
+                assert!(w > STALE_AT, "a scan was held by the slot of an id 2^31 old: W {w}");
+            }
+            preparer.join().unwrap();
         });
     }
 

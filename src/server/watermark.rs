@@ -226,7 +226,7 @@ fn still_prepared(xid: i64) -> bool {
 fn live(xid: u32) -> bool {
     // SAFETY: shared memory is attached; ReadNextFullTransactionId takes its own lock.
     let (oldest, next) = unsafe { (crate::postgres::compat::oldest_xid(), pg_sys::ReadNextFullTransactionId().value as u32) };
-    rule::within_live_xids(xid, oldest, next) && in_progress(xid)
+    rule::still_prepared(xid.into(), oldest, next, in_progress)
 }
 
 /// Whether transaction `xid` is running or prepared.
