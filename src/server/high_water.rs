@@ -515,8 +515,12 @@ where
 /// then fails with it at once, so a full disk is not written to on every call.
 fn recent_failure(plan: &Plan) -> Option<String> {
     let last_failed = plan.failed > 0 && plan.failed == plan.started;
-    (last_failed && crate::rules::time::wall_clock_unix_us() < plan.retry_after_us)
-        .then(|| String::from_utf8_lossy(&plan.failure[..plan.failure_len as usize]).into_owned())
+    (last_failed && crate::rules::time::wall_clock_unix_us() < plan.retry_after_us).then(|| failure(plan))
+}
+
+/// The error of the last write that failed.
+fn failure(plan: &Plan) -> String {
+    String::from_utf8_lossy(&plan.failure[..plan.failure_len as usize]).into_owned()
 }
 
 /// Once per backend and family: makes sure the state was resumed from its marks since the server
@@ -574,7 +578,7 @@ where
                 return Ok(true);
             }
             if plan.failed >= write && plan.failed > 0 {
-                return Err(String::from_utf8_lossy(&plan.failure[..plan.failure_len as usize]).into_owned());
+                return Err(failure(plan));
             }
             if plan.writer_pid != 0 && !alive(plan.writer_pid) {
                 // Its thread ended with it: whatever it wrote is at least the mark before.

@@ -341,13 +341,19 @@ fn prepared_files() -> Vec<high_water::MarkFile> {
     files
 }
 
+/// Whether the current user has the privileges of `role`: what shows it others' times, as
+/// pg_stat_activity shows others' sessions (`role` pg_read_all_stats: everyone's).
+fn user_has_privs_of(role: pg_sys::Oid) -> bool {
+    // SAFETY: catalog look-ups of the current user's memberships.
+    unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) }
+}
+
 /// `prepared_files()` as `comb_ext_marks()` shows them to the current user, filtered as
 /// `comb_watermark_holders()` is: a record of a transaction prepared in another database, or of none
 /// still prepared (its database unknown), is left out; one prepared by a role the user has no
 /// privileges of shows without its times. pg_read_all_stats sees every record.
 pub fn prepared_files_shown() -> Vec<high_water::MarkFile> {
-    // SAFETY: catalog look-ups of the current user's memberships.
-    let sees_all = unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), crate::postgres::compat::READ_ALL_STATS) };
+    let sees_all = user_has_privs_of(crate::postgres::compat::READ_ALL_STATS);
     let mut files = prepared_files();
     if sees_all {
         return files;
@@ -358,9 +364,9 @@ pub fn prepared_files_shown() -> Vec<high_water::MarkFile> {
         if !in_this_database(index) {
             return false;
         }
-        // SAFETY: index is a PGPROC's; catalog look-ups of the current user's memberships.
+        // SAFETY: index is a PGPROC's.
         let role = unsafe { crate::postgres::compat::proc_database_and_role(index).1 };
-        if !unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) } {
+        if !user_has_privs_of(role) {
             (file.record, file.problem) = (None, None);
         }
         true
@@ -503,16 +509,14 @@ fn comb_watermark_holders() -> TableIterator<
     let mut rows = vec![];
     // As pg_stat_activity shows others' sessions: their times only to their own role, its members
     // and pg_read_all_stats.
-    // SAFETY: catalog look-ups of the current user's memberships.
-    let sees_all = unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), crate::postgres::compat::READ_ALL_STATS) };
+    let sees_all = user_has_privs_of(crate::postgres::compat::READ_ALL_STATS);
     for index in 0..HOLDINGS.len() {
         if !in_this_database(index) {
             continue;
         }
         // SAFETY: as in `in_this_database`.
         let role = unsafe { crate::postgres::compat::proc_database_and_role(index).1 };
-        // SAFETY: as above.
-        let shown = sees_all || unsafe { pg_sys::has_privs_of_role(pg_sys::GetUserId(), role) };
+        let shown = sees_all || user_has_privs_of(role);
         // SAFETY: the pid is read as one word.
         let pid = unsafe { crate::postgres::compat::proc_pid(index) };
         let (xid, held) = slot(index).read();
