@@ -85,8 +85,9 @@ restart() {
         # shellcheck disable=SC2086
         while kill -0 $processes 2>/dev/null; do sleep 0.1; done ;;
     crash)
-        # The new offset must take hold in the running postmaster first (about 2 s).
-        land "$reading" 3
+        # The new offset must take hold in the running postmaster first (about 2 s); the crash and the
+        # recovery then take what a start takes (START_LEAD, raised by a miss as for the other kinds).
+        land "$reading" "$(python3 -c "print(2.3 + $START_LEAD)")"
         sleep 2
         cluster_psql "$dir" "$PORT" -d postgres -qAt -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
         local victim=""
