@@ -1,7 +1,7 @@
 //! ns per call of the masking constructions themselves (src/rules/mask.rs), without PostgreSQL's function
 //! call around them: the figure uuidv47's README gives for its C (33 ns for an encode and a decode, on an
 //! Apple M-series CPU). Built without pgrx, as the loom step builds src/rules; run by benches/masking.sh:
-//!   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo bench --no-default-features --bench mask_rules
+//!   RUSTFLAGS="--cfg rules_only" CARGO_TARGET_DIR=target/loom cargo bench --no-default-features --bench mask_rules
 use comb_ext::rules::comb::{self, Format};
 use comb_ext::rules::mask::{mask_comb, unmask_comb, Feistel, Key};
 use std::hint::black_box;

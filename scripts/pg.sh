@@ -203,9 +203,14 @@ PYTHON
 }
 
 build() {
-    local major=$1 prefix="$CACHE/pg$1" fetched version src
+    local major=$1 prefix="$CACHE/pg$1" fetched version src lock
     [ "$major" = 15 ] && { pg_config_of 15; return; }
     check_major "$major"
+    # One build of a major at a time: the full gate starts the builds early (scripts/test.sh), and the lane that
+    # needs the server then waits here for it rather than building it a second time into the same prefix.
+    mkdir -p "$CACHE"
+    exec {lock}>"$CACHE/.pg$major.lock"
+    flock "$lock"
     if cached_version "$major" >/dev/null; then
         pg_config_of "$major"
         return

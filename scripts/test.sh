@@ -50,7 +50,7 @@ VENV_PYTHON="${COMB_EXT_VENV:-$CACHE/venv}/bin/python"
 NICE=(nice -n 10)
 GATE_STARTED=$(date +%s)
 
-bash "$REPO/scripts/setup.sh"
+bash "$REPO/scripts/setup.sh" --packages
 cd "$REPO"
 # The Debian packages the lanes' steps would each install when missing, in one apt-get before the lanes
 # start: two lanes' apt-gets at once would fail on dpkg's lock.
@@ -69,7 +69,17 @@ if [ $TIER = full ] && [ ${#missing[@]} -gt 0 ]; then
 fi
 mkdir -p "$WORK" "$TARGET"
 chown postgres:postgres "$WORK"
-rm -f "$WORK"/steps-*.tsv "$WORK"/lane-*.log "$WORK"/lane-*.ended "$WORK"/installed-*
+rm -f "$WORK"/steps-*.tsv "$WORK"/lane-*.log "$WORK"/lane-*.ended "$WORK"/installed-* "$WORK"/server-build-*.log
+# From nothing, the servers built from Debian's source (minutes each) start building now, beside cargo-pgrx's
+# install, instead of after it in their lanes; a lane that needs one waits on scripts/pg.sh's lock for it.
+# 16 (unpacked from a wheel, a minute) stays in its lane: its pip would race setup's venv.
+if [ $TIER = full ]; then
+    for major in "${MAJORS[@]}"; do
+        [ "$major" = 15 ] || [ "$major" = 16 ] || bash scripts/pg.sh pg_config "$major" >/dev/null 2>&1 ||
+            "${NICE[@]}" bash scripts/pg.sh build "$major" >"$WORK/server-build-$major.log" 2>&1 &
+    done
+fi
+bash "$REPO/scripts/setup.sh"
 
 # step TEXT: the ==> line, and the step's start in this lane's steps file (for the three longest steps).
 step() {
@@ -128,7 +138,8 @@ lint() {
     # of clippy's (8 min from nothing), which costs the gate more than building bindgen's bindings twice.
     CARGO_TARGET_DIR="$TARGET/clippy" \
         "${NICE[@]}" cargo clippy --all-targets --features "pg15 pg_test" --no-default-features -- -D warnings
-    (cd fuzz && CARGO_TARGET_DIR="$TARGET/fuzz" "${NICE[@]}" cargo clippy --all-targets -- -D warnings)
+    # The fuzz workspace as tests/fuzz.sh builds it (rules only), in a target dir of its own.
+    (cd fuzz && RUSTFLAGS="--cfg rules_only" CARGO_TARGET_DIR="$TARGET/fuzz-clippy" "${NICE[@]}" cargo clippy --all-targets -- -D warnings)
     python3 tests/module_layers.py  # families -> server -> postgres, no cycle among the adapters
     bash scripts/check_links.sh     # every relative link and #anchor of the docs resolves (no network)
 }
@@ -137,13 +148,13 @@ once_lane() {
     lint
 
     step "the watermark slot protocol under the loom model checker: every interleaving of a writer, a PREPARE's hand-over and a watermark's scans (and 0.5.0's scan, which it must catch)"
-    # Only src/rules is built under --cfg loom (no pgrx, no PostgreSQL), in a target dir of its own.
-    RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$TARGET/loom" \
+    # Only src/rules is built under --cfg rules_only (no pgrx, no PostgreSQL), in a target dir of its own.
+    RUSTFLAGS="--cfg rules_only --cfg loom" CARGO_TARGET_DIR="$TARGET/loom" \
         "${NICE[@]}" cargo test --release --no-default-features --lib rules::watermark::loom -- --nocapture 2>&1 |
         grep -Ev '^ +[0-9]+: |^note: |^stack backtrace:'
 
     step "masking: unmask(mask(x)) = x and no shared mask over 10^6 random ids per family and key (release)"
-    RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="$TARGET/loom" \
+    RUSTFLAGS="--cfg rules_only --cfg loom" CARGO_TARGET_DIR="$TARGET/loom" \
         "${NICE[@]}" cargo test --release --no-default-features --lib rules::mask -- --include-ignored
 
     step "fuzzing every parser and decoder of src/rules, $FUZZ_SECONDS s each"
@@ -319,7 +330,12 @@ full_lane() {
 
     timescaledb_step "$major"
 
-    # The release build replaces the debug build under test: not before the soak lane is done with it.
+    # The release build replaces the debug build under test: not installed before the soak lane is done with
+    # it, but compiled now, while the soak lane mostly waits on its readers' timings; the install below then
+    # finds it built.
+    step "[pg$major] the release build, compiled beside the soak lane (installed when it ends)"
+    (cd "$REPO" && "${NICE[@]}" cargo pgrx package --pg-config "$PG_CONFIG" --out-dir "$WORK/release-ahead$major" >/dev/null)
+    rm -rf "$WORK/release-ahead$major"
     say "lane $major waits for its soak lane to end before installing the release build"
     waiting
     until [ -e "$WORK/lane-$major-soaks.ended" ]; do sleep 2; done

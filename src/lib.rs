@@ -2,19 +2,19 @@
 //! The byte layouts and generation rules, free of PostgreSQL, live in `rules`; each family has one
 //! thin SQL-facing module.
 
-// Under the model checker (RUSTFLAGS="--cfg loom", scripts/test.sh) only `rules` is built: it
-// never touches PostgreSQL, and pgrx is not a dependency then (Cargo.toml).
-#[cfg(not(loom))]
+// Under RUSTFLAGS="--cfg rules_only" (the loom model checker and the fuzzers, scripts/test.sh) only
+// `rules` is built: it never touches PostgreSQL, and pgrx is not a dependency then (Cargo.toml).
+#[cfg(not(rules_only))]
 pgrx::pg_module_magic!(name, version);
 
 pub mod rules;
 
-// Everything else is left out of the model checker's build.
-macro_rules! not_under_loom {
-    ($($item:item)*) => { $(#[cfg(not(loom))] $item)* };
+// Everything else is left out of the rules-only build.
+macro_rules! not_in_rules_only {
+    ($($item:item)*) => { $(#[cfg(not(rules_only))] $item)* };
 }
 
-not_under_loom! {
+not_in_rules_only! {
     mod families;
     mod postgres;
     mod server;
@@ -24,10 +24,10 @@ not_under_loom! {
     use server::{clock_wait, identity, watermark};
 }
 
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 use pgrx::{pg_guard, pg_sys, GucContext, GucFlags, GucRegistry};
 
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 pgrx::extension_sql_file!(
     "../sql/sqlserver_order.sql",
     name = "sqlserver_order",
@@ -40,15 +40,15 @@ pgrx::extension_sql_file!(
         sqlserver_order::uuid_sqlserver_sortsupport,
     ]
 );
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 pgrx::extension_sql!("CREATE TYPE sno;", name = "sno_shell", creates = [Type(sno::Sno)]);
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 pgrx::extension_sql_file!(
     "../sql/sno_type.sql",
     name = "sno_type",
     requires = ["sno_shell", sno::sno_in, sno::sno_out, sno::sno_recv, sno::sno_send]
 );
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 pgrx::extension_sql_file!(
     "../sql/sno_operators.sql",
     name = "sno_operators",
@@ -70,16 +70,16 @@ pgrx::extension_sql_file!(
         sno::sno_from_bytea,
     ]
 );
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 pgrx::extension_sql_file!(
     "../sql/muid.sql",
     name = "muid",
     requires = [muid::muid_timestamp_us, muid::muid_medallion, muid::muid_offset]
 );
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     register_settings();
@@ -103,7 +103,7 @@ pub extern "C-unwind" fn _PG_init() {
 }
 
 /// Settings that decide uniqueness across servers are superuser-only (PGC_SUSET).
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 fn register_settings() {
     GucRegistry::define_int_guc(
         c"comb_ext.sno_partition",
@@ -204,19 +204,19 @@ fn register_settings() {
 /// Schema `tests`, where pgrx runs the in-server tests (`SELECT "tests"."<name>"()`). Empty: the
 /// tests are in `pg_tests` and name the schema themselves, since `#[pg_schema]` cannot wrap a file
 /// module.
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 #[cfg(any(test, feature = "pg_test"))]
 #[pgrx::pg_schema]
 mod tests {}
 
 /// In-server tests live beside the other tests, in tests/pg/.
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 #[cfg(any(test, feature = "pg_test"))]
 #[path = "../tests/pg/mod.rs"]
 mod pg_tests;
 
 /// Required by `cargo pgrx test`.
-#[cfg(not(loom))]
+#[cfg(not(rules_only))]
 #[cfg(test)]
 pub mod pg_test {
     pub fn setup(_options: Vec<&str>) {}

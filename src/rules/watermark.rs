@@ -603,7 +603,7 @@ mod tests {
     }
 }
 
-/// The slot protocol under the model checker: `RUSTFLAGS="--cfg loom" cargo test --release --lib
+/// The slot protocol under the model checker: `RUSTFLAGS="--cfg rules_only --cfg loom" cargo test --release --lib
 /// rules::watermark::loom` (scripts/test.sh). Every interleaving of a PREPARE's hand-over, an
 /// ordinary writer and a watermark's scans; no scan may pass a holding of a transaction that has
 /// not ended. The slots are the server's `Slot`s and the scans its `scan` (0.5.0's for the control).
