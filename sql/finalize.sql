@@ -10,8 +10,6 @@ COMMENT ON FUNCTION comb_uuid(comb_format) IS
   'New COMB uuid in the given format from the wall clock; values made by one session strictly increase in the format''s own order';
 COMMENT ON FUNCTION comb_uuid(text) IS
   'New COMB uuid in the format named by the text (lets comb_uuid(''sqlserver'') resolve without a cast)';
-COMMENT ON FUNCTION comb_uuid(timestamptz, text) IS
-  'comb_uuid(timestamptz, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_uuid(timestamptz, comb_format) IS
   'New COMB uuid carrying the given time: random bytes stamped with it, the bits after the time unit holding its fraction (RT.Comb Create(DateTime))';
 COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, comb_format) IS
@@ -23,35 +21,35 @@ COMMENT ON FUNCTION comb_floor(timestamptz, comb_format) IS
 COMMENT ON FUNCTION comb_floor_postgresql(timestamptz) IS
   'comb_floor(ts, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_postgresql(uuid) IS
-  'comb_timestamp(id, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''postgresql'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_sqlserver(timestamptz) IS
   'comb_floor(ts, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_sqlserver(uuid) IS
-  'comb_timestamp(id, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''sqlserver'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_legacy(timestamptz) IS
   'comb_floor(ts, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_legacy(uuid) IS
-  'comb_timestamp(id, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''legacy'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_binary(timestamptz) IS
   'comb_floor(ts, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_binary(uuid) IS
-  'comb_timestamp(id, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''binary'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_postgresql_sqldatetime(timestamptz) IS
   'comb_floor(ts, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_postgresql_sqldatetime(uuid) IS
-  'comb_timestamp(id, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''postgresql_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_binary_sqldatetime(timestamptz) IS
   'comb_floor(ts, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_binary_sqldatetime(uuid) IS
-  'comb_timestamp(id, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''binary_sqldatetime'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_ticks(timestamptz) IS
   'comb_floor(ts, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_ticks(uuid) IS
-  'comb_timestamp(id, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''ticks'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_floor_uuidv7(timestamptz) IS
   'comb_floor(ts, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid) IS
-  'comb_timestamp(id, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text twin, TimescaleDB''s partition_func)';
+  'comb_timestamp(id, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
 COMMENT ON FUNCTION comb_is_ticks(uuid) IS
   'Seed 001''s IsComb check: true when the high nibble of string byte 7 (.NET byte 6) is 0xC';
 COMMENT ON FUNCTION comb_range_bound(timestamptz, comb_format) IS
@@ -182,32 +180,6 @@ COMMENT ON FUNCTION comb_ext_identity() IS
 -- Where this server runs, so that a copy made before any generator has run is recognised.
 SELECT count(*) FROM comb_ext_identity();
 
--- The text twins of the functions with an enum argument: an untyped literal there resolves to them.
-COMMENT ON FUNCTION comb_ext_text_twin_support(internal) IS
-  'Planner support of the text twins: a call with a constant label becomes the call of the function the twin stands for, with the enum constant';
-COMMENT ON FUNCTION comb_ext_literal_support(internal) IS
-  'Planner support of the overloads for literals at timestamptz arguments: a call of constants becomes the call it stands for, the times read at plan time as the parser read an untyped literal';
-COMMENT ON FUNCTION comb_stamp(uuid, timestamptz, text) IS
-  'comb_stamp(uuid, timestamptz, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_timestamp(uuid, text) IS
-  'comb_timestamp(uuid, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_floor(timestamptz, text) IS
-  'comb_floor(timestamptz, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_range_bound(timestamptz, text) IS
-  'comb_range_bound(timestamptz, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_range_lower(timestamptz, timestamptz, text) IS
-  'comb_range_lower(timestamptz, timestamptz, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_range_upper(timestamptz, timestamptz, text) IS
-  'comb_range_upper(timestamptz, timestamptz, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_in_range(uuid, timestamptz, timestamptz, text) IS
-  'comb_in_range(uuid, timestamptz, timestamptz, comb_format) with the format named by the text';
-COMMENT ON FUNCTION comb_watermark(text) IS
-  'comb_watermark(comb_format) with the format named by the text';
-COMMENT ON FUNCTION uid8_new(text) IS
-  'uid8_new(uid8_mode) with the mode named by the text';
-COMMENT ON FUNCTION uid8_from_parts(bigint, integer, integer, integer, text) IS
-  'uid8_from_parts(bigint, integer, integer, integer, uid8_mode) with the mode named by the text';
-
 -- The short text forms (docs/ids-that-do-not-tell-their-age.md#short-text-forms-that-sort).
 COMMENT ON FUNCTION comb_text(uuid, text) IS
   'The uuid as 26 base32 digits, upper case, that sort as the uuid under COLLATE "C": encoding base32hex (RFC 4648, as PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''='')) or crockford (ULID text); another encoding is 22023';
@@ -229,28 +201,16 @@ COMMENT ON FUNCTION uid8_parse(text) IS
 -- Keyed masking (docs/ids-that-do-not-tell-their-age.md#masking).
 COMMENT ON FUNCTION comb_mask(uuid, comb_format) IS
   'The masked form of a COMB (uuidv47 construction on the format''s time field; for uuidv7 uuidv47''s own façade): a v4-looking uuid, under the default key of comb_ext.mask_key';
-COMMENT ON FUNCTION comb_mask(uuid, text) IS
-  'comb_mask(uuid, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_mask(uuid, comb_format, integer) IS
   'comb_mask under the key with this key id in comb_ext.mask_key';
-COMMENT ON FUNCTION comb_mask(uuid, text, integer) IS
-  'comb_mask(uuid, comb_format, integer) with the format named by the text';
 COMMENT ON FUNCTION comb_mask(uuid, comb_format, bytea) IS
   'comb_mask under a key given as 16 bytes (k0 then k1, each little-endian, as uuidv47): immutable; a key written into a statement can reach the server log';
-COMMENT ON FUNCTION comb_mask(uuid, text, bytea) IS
-  'comb_mask(uuid, comb_format, bytea) with the format named by the text';
 COMMENT ON FUNCTION comb_unmask(uuid, comb_format) IS
   'The COMB a masked uuid stands for, under the default key of comb_ext.mask_key; 22P02 for a uuid no COMB of the format masks to';
-COMMENT ON FUNCTION comb_unmask(uuid, text) IS
-  'comb_unmask(uuid, comb_format) with the format named by the text';
 COMMENT ON FUNCTION comb_unmask(uuid, comb_format, integer) IS
   'comb_unmask under the key with this key id in comb_ext.mask_key';
-COMMENT ON FUNCTION comb_unmask(uuid, text, integer) IS
-  'comb_unmask(uuid, comb_format, integer) with the format named by the text';
 COMMENT ON FUNCTION comb_unmask(uuid, comb_format, bytea) IS
   'comb_unmask under a key given as 16 bytes: immutable';
-COMMENT ON FUNCTION comb_unmask(uuid, text, bytea) IS
-  'comb_unmask(uuid, comb_format, bytea) with the format named by the text';
 COMMENT ON FUNCTION muid_mask(uuid) IS
   'The masked form of a muid (an 8-round SipHash Feistel network over its 128 bits), under the default key of comb_ext.mask_key';
 COMMENT ON FUNCTION muid_mask(uuid, integer) IS 'muid_mask under the key with this key id in comb_ext.mask_key';
@@ -273,19 +233,17 @@ COMMENT ON FUNCTION uid8_unmask(bigint) IS 'The bigint a masked bigint stands fo
 COMMENT ON FUNCTION uid8_unmask(bigint, integer) IS 'uid8_unmask under the key with this key id in comb_ext.mask_key';
 COMMENT ON FUNCTION uid8_unmask(bigint, bytea) IS 'uid8_unmask under a key given as 16 bytes: immutable';
 
--- Overloads for untyped literals (docs/guarantees.md#names-on-the-search_path). PostgreSQL resolves
--- a call over every function of that name on the search_path, wherever it stands there: a quoted
--- literal prefers a text parameter to any other, and an integer literal an exact int4 parameter
--- (else double precision, numeric's preferred type). So comb_timestamp('...', 'legacy') would run a
--- comb_timestamp(text, text) planted in any schema on the path, even after this one. For every
--- function of the extension and every argument a literal can fill, the extension itself holds the
--- overload such a call prefers: text for uuid, sno and bytea arguments, int4 for bigint ones,
--- each combination of them, at each number of arguments its defaults allow (the enum arguments
--- have text twins in the library). Each casts its arguments and calls the function it stands for,
--- every name schema-qualified; the casts are immutable, so an inlined call of literals folds to
--- the constants the literals gave before. Not timestamptz: its input is stable, and a text
--- overload would turn constant range bounds into run-time ones (no plan-time pruning); a quoted
--- literal there is the known gap (docs/guarantees.md#names-on-the-search_path).
+-- Overloads for literals of the types whose input is a fixed reading of text (docs/guarantees.md#names-on-the-search_path):
+-- for every function of the extension and every uuid, sno or bytea argument, an overload that takes
+-- text there, in every combination, at each number of arguments its defaults allow. Tools that pass
+-- text call them (pg_partman gives its p_time_decoder the control column's value as text); an untyped
+-- quoted literal or parameter there resolves to them, and a quoted bytea key (integer or bytea) is not
+-- ambiguous. Each casts its arguments and calls the function it stands for, every name
+-- schema-qualified: the casts are immutable, so a call of literals folds to the constants the parser
+-- would have made, and the call inside checks EXECUTE on that function, so a REVOKE on it covers its
+-- overloads. None for timestamptz (its input reads TimeZone and DateStyle, which would change what a
+-- stored expression means from session to session), none for bigint (an int4 one made smallint
+-- arguments ambiguous), none for the enums (a literal label is read by the enum's input when parsed).
 -- Generated from the catalog, so a function added later is covered; it creates only what is
 -- missing, so an update script runs it again. Nothing here is substituted into a string: the
 -- schema is read from pg_extension and every name quoted by quote_ident or %I.
@@ -336,8 +294,7 @@ BEGIN
         types := source.types;
         variant := ARRAY(
             SELECT CASE
-                WHEN t OPERATOR(pg_catalog.=) 'pg_catalog.int8'::pg_catalog.regtype THEN 'pg_catalog.int4'::pg_catalog.regtype::pg_catalog.oid
-                WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.uuid', 'pg_catalog.bytea', 'pg_catalog.timestamptz']::pg_catalog.regtype[]::pg_catalog.oid[])
+                WHEN t OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.uuid', 'pg_catalog.bytea']::pg_catalog.regtype[]::pg_catalog.oid[])
                      OR (SELECT ty.typtype OPERATOR(pg_catalog.=) 'b' AND ty.typcategory OPERATOR(pg_catalog.=) 'U'
                          FROM pg_catalog.pg_type ty WHERE ty.oid OPERATOR(pg_catalog.=) t)
                     THEN 'pg_catalog.text'::pg_catalog.regtype::pg_catalog.oid
@@ -361,7 +318,7 @@ BEGIN
                     FROM pg_catalog.pg_type ty JOIN pg_catalog.pg_namespace tn ON tn.oid OPERATOR(pg_catalog.=) ty.typnamespace
                     WHERE ty.oid OPERATOR(pg_catalog.=) types[i];
                     arguments[i] := argument;
-                    -- Parsing text is as volatile as the type's input function (timestamptz's is stable).
+                    -- Parsing text is as volatile as the type's input function (immutable for these).
                     IF variant[i] OPERATOR(pg_catalog.=) 'pg_catalog.text'::pg_catalog.regtype::pg_catalog.oid THEN
                         SELECT CASE WHEN f.provolatile OPERATOR(pg_catalog.=) 'v' OR volatility OPERATOR(pg_catalog.=) 'v' THEN 'v'
                                     WHEN f.provolatile OPERATOR(pg_catalog.=) 's' OR volatility OPERATOR(pg_catalog.=) 's' THEN 's'
@@ -394,18 +351,13 @@ BEGIN
                     JOIN pg_catalog.pg_type ty ON ty.oid OPERATOR(pg_catalog.=) signature[n]
                     JOIN pg_catalog.pg_namespace tn ON tn.oid OPERATOR(pg_catalog.=) ty.typnamespace
                     ORDER BY n);
-                -- Where parsing text is less than immutable (timestamptz), a call of constants would
-                -- parse them at run time and lose plan-time pruning: the planner support function
-                -- reads them at plan time instead, as the parser read an untyped literal.
                 SELECT pg_catalog.format(
-                    'CREATE FUNCTION %s.%I(%s) RETURNS %I.%I LANGUAGE sql %s %s PARALLEL %s %s AS %L',
+                    'CREATE FUNCTION %s.%I(%s) RETURNS %I.%I LANGUAGE sql %s %s PARALLEL %s AS %L',
                     schema_name, source.proname, pg_catalog.array_to_string(parameters, ', '),
                     rn.nspname, rt.typname,
                     CASE volatility WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE' ELSE 'VOLATILE' END,
                     CASE WHEN source.proisstrict THEN 'STRICT' ELSE 'CALLED ON NULL INPUT' END,
                     CASE source.proparallel WHEN 's' THEN 'SAFE' WHEN 'r' THEN 'RESTRICTED' ELSE 'UNSAFE' END,
-                    CASE WHEN volatility OPERATOR(pg_catalog.<>) source.provolatile
-                         THEN pg_catalog.format('SUPPORT %s.comb_ext_literal_support', schema_name) ELSE '' END,
                     pg_catalog.format('SELECT %s.%I(%s)', schema_name, source.proname, pg_catalog.array_to_string(arguments, ', ')))
                 INTO STRICT statement
                 FROM pg_catalog.pg_type rt JOIN pg_catalog.pg_namespace rn ON rn.oid OPERATOR(pg_catalog.=) rt.typnamespace

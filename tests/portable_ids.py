@@ -361,9 +361,9 @@ FUNCTIONS = {
     "typeid_parse_expected": ("{s}.typeid_parse(a, b)::text", "text, text"),
     "uid8_text": ("{s}.uid8_text(a)", "bigint"),
     "uid8_parse": ("{s}.uid8_parse(a)::text", "text"),
-    "comb_mask": ("{s}.comb_mask(a, b, c)::text", "uuid, text, bytea"),
-    "comb_unmask": ("{s}.comb_unmask(a, b, c)::text", "uuid, text, bytea"),
-    # Real façades: what comb_mask makes, unmasked again (the enum forms, the text forms above).
+    "comb_mask": ("{s}.comb_mask(a, b::{s}.comb_format, c)::text", "uuid, text, bytea"),
+    "comb_unmask": ("{s}.comb_unmask(a, b::{s}.comb_format, c)::text", "uuid, text, bytea"),
+    # Real façades: what comb_mask makes, unmasked again.
     "comb_mask_both_ways": ("{s}.comb_unmask({s}.comb_mask(a, b::{s}.comb_format, c), b::{s}.comb_format, c)::text", "uuid, text, bytea"),
     # The Feistel families: each id masked, and unmasked back (the result shows both).
     "muid_mask": ("{s}.muid_mask(a, b)::text || ' ' || {s}.muid_unmask({s}.muid_mask(a, b), b)::text || ' ' || {s}.muid_unmask(a, b)::text", "uuid, bytea"),

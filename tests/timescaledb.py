@@ -43,8 +43,8 @@ def check(ok, what):
         failures.append(what)
 
 
-# create_hypertable's partition_func is a regproc, read from text by name alone: comb_ext's decoders all
-# have a text twin of the same name (sql/finalize.sql), so the name is ambiguous (42725) and the signature
+# create_hypertable's partition_func is a regproc, read from text by name alone: comb_ext's uuid decoders
+# have a text overload of the same name (sql/finalize.sql), so the name is ambiguous (42725) and the signature
 # is given instead, 'ids.comb_timestamp_uuidv7(uuid)'::regprocedure. TimescaleDB keeps the function's
 # schema and name and later finds it among the same-named ones by its argument type.
 COMB_FORMATS = ["postgresql", "uuidv7", "sqlserver", "legacy", "postgresql_sqldatetime", "binary"]
@@ -351,7 +351,7 @@ def main():
             check(False, "comb_timestamp itself as partition_func was accepted")
         except psycopg.Error as e:
             check(True, f"comb_timestamp itself as partition_func refused: {e.diag.message_primary}; {e.diag.message_hint}")
-        # By name alone a decoder is ambiguous (its text twin): hence the regprocedure above.
+        # By name alone a uuid decoder is ambiguous (its text overload): hence the regprocedure above.
         try:
             cur.execute("SELECT create_hypertable('app.comb_direct', by_range('id', interval '1 day', "
                         "partition_func => 'ids.comb_timestamp_uuidv7'))")

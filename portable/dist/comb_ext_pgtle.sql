@@ -1510,17 +1510,6 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT @extschema@._comb_mask('comb_unmask'::text, id, format, key, true)
 $$;
 
--- The same with the format as text, as the compiled edition has them: an untyped literal picks these.
--- A label that is no comb_format fails in the cast, with enum input's own 22P02, as in the compiled one.
-CREATE FUNCTION @extschema@.comb_mask(id uuid, format text, key bytea) RETURNS uuid
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT @extschema@._comb_mask('comb_mask'::text, id, format::@extschema@.comb_format, key, false)
-$$;
-CREATE FUNCTION @extschema@.comb_unmask(id uuid, format text, key bytea) RETURNS uuid
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT @extschema@._comb_mask('comb_unmask'::text, id, format::@extschema@.comb_format, key, true)
-$$;
-
 -- The Feistel network of a family (rules::mask::Feistel) on an id's halves, high first, each of
 -- half_bits (32 uid8, 40 sno, 64 muid; a 64-bit half is a bigint's 64 bits, sign included); `tag` the
 -- family's (1 muid, 2 sno, 3 uid8). Round r's function of a half: SipHash-2-4 of (tag, r, the half's

@@ -1,6 +1,6 @@
 //! SQL surface of the COMB family: argument conversion and error reports around `rules::comb`.
 
-use crate::postgres::errors::{self, LabelArg};
+use crate::postgres::errors;
 use crate::postgres::timestamptz::{self, shown};
 use crate::rules::comb::{self as layout, CombError, Format, Generator};
 use crate::rules::random::ProcessRng;
@@ -85,19 +85,6 @@ unsafe impl SqlTranslatable for FormatArg {
 
 impl From<FormatArg> for Format {
     fn from(format: FormatArg) -> Format {
-        format.0
-    }
-}
-
-impl errors::Labelled for Format {
-    const ENUM_TYPE: &'static str = "comb_format";
-    fn from_label(label: &str) -> Option<Format> {
-        Format::from_name(label)
-    }
-}
-
-impl From<LabelArg<Format>> for Format {
-    fn from(format: LabelArg<Format>) -> Format {
         format.0
     }
 }
@@ -213,12 +200,6 @@ fn comb_watermark(format: default!(FormatArg, "'postgresql'")) -> Uuid {
     watermark_of(format.into())
 }
 
-/// `comb_watermark(format)` with the format as text.
-#[pg_extern(volatile, parallel_restricted, name = "comb_watermark", support = comb_ext_text_twin_support)]
-fn comb_watermark_named(format: LabelArg<Format>) -> Uuid {
-    watermark_of(format.into())
-}
-
 fn watermark_of(format: Format) -> Uuid {
     let at = watermark::watermark_us("comb_watermark", Family::Comb);
     let clock = format.clock();
@@ -265,12 +246,6 @@ fn comb_uuid_at(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgre
     at(ts, format.into())
 }
 
-/// `comb_uuid(ts, format)` with the format as text.
-#[pg_extern(volatile, parallel_safe, name = "comb_uuid", support = comb_ext_text_twin_support)]
-fn comb_uuid_at_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
-    at(ts, format.into())
-}
-
 fn at(ts: TimestampWithTimeZone, format: Format) -> Uuid {
     let us = unix_us("comb_uuid", ts, format);
     match layout::at(random_bytes(), us, format) {
@@ -282,12 +257,6 @@ fn at(ts: TimestampWithTimeZone, format: Format) -> Uuid {
 /// `base` with `ts` written over the format's time bytes (RT.Comb `Create(Guid, DateTime)`).
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_stamp(base: Uuid, ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    stamp(base, ts, format.into())
-}
-
-/// `comb_stamp(base, ts, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_stamp", support = comb_ext_text_twin_support)]
-fn comb_stamp_named(base: Uuid, ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
     stamp(base, ts, format.into())
 }
 
@@ -305,12 +274,6 @@ fn comb_timestamp(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Time
     timestamp_of("comb_timestamp", id, format.into())
 }
 
-/// `comb_timestamp(id, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp", support = comb_ext_text_twin_support)]
-fn comb_timestamp_named(id: Uuid, format: LabelArg<Format>) -> TimestampWithTimeZone {
-    timestamp_of("comb_timestamp", id, format.into())
-}
-
 fn timestamp_of(function: &str, id: Uuid, format: Format) -> TimestampWithTimeZone {
     match layout::timestamp(&id, format) {
         Ok(us) => timestamptz::from_unix_us(us),
@@ -321,12 +284,6 @@ fn timestamp_of(function: &str, id: Uuid, format: Format) -> TimestampWithTimeZo
 /// The smallest COMB, in the format's order, whose `comb_timestamp` is at or after `ts`.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_floor(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
-    floor("comb_floor", ts, format.into())
-}
-
-/// `comb_floor(ts, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_floor", support = comb_ext_text_twin_support)]
-fn comb_floor_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
     floor("comb_floor", ts, format.into())
 }
 
@@ -389,12 +346,6 @@ fn comb_range_bound(ts: TimestampWithTimeZone, format: FormatArg) -> Uuid {
     range_bound(ts, format.into())
 }
 
-/// `comb_range_bound(ts, format)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_bound", support = comb_ext_text_twin_support)]
-fn comb_range_bound_named(ts: TimestampWithTimeZone, format: LabelArg<Format>) -> Uuid {
-    range_bound(ts, format.into())
-}
-
 fn range_bound(ts: TimestampWithTimeZone, format: Format) -> Uuid {
     Uuid::from_bytes(layout::range_bound(bound(ts), format))
 }
@@ -407,32 +358,9 @@ fn comb_range_lower(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, 
     range_bound(lower, format.into())
 }
 
-/// `comb_range_lower(lower, upper, format)` with the format as text: the planner's rewrite of
-/// `comb_in_range`'s text twin calls it.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_lower", support = comb_ext_text_twin_support)]
-fn comb_range_lower_named(
-    lower: TimestampWithTimeZone,
-    upper: TimestampWithTimeZone,
-    format: LabelArg<Format>,
-) -> Uuid {
-    let _ = upper;
-    range_bound(lower, format.into())
-}
-
 /// The upper (exclusive) bound of `comb_in_range(id, lower, upper, format)`; see `comb_range_lower`.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_range_upper(lower: TimestampWithTimeZone, upper: TimestampWithTimeZone, format: FormatArg) -> Uuid {
-    let _ = lower;
-    range_bound(upper, format.into())
-}
-
-/// `comb_range_upper(lower, upper, format)` with the format as text; see `comb_range_lower_named`.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_range_upper", support = comb_ext_text_twin_support)]
-fn comb_range_upper_named(
-    lower: TimestampWithTimeZone,
-    upper: TimestampWithTimeZone,
-    format: LabelArg<Format>,
-) -> Uuid {
     let _ = lower;
     range_bound(upper, format.into())
 }
@@ -445,18 +373,6 @@ fn comb_in_range(
     lower: TimestampWithTimeZone,
     upper: TimestampWithTimeZone,
     format: default!(FormatArg, "'postgresql'"),
-) -> bool {
-    in_range(id, lower, upper, format.into())
-}
-
-/// `comb_in_range(id, lower, upper, format)` with the format as text; the planner makes it the
-/// original call, which the original's support then rewrites.
-#[pg_extern(immutable, strict, parallel_safe, support = comb_ext_text_twin_support, name = "comb_in_range")]
-fn comb_in_range_named(
-    id: Uuid,
-    lower: TimestampWithTimeZone,
-    upper: TimestampWithTimeZone,
-    format: LabelArg<Format>,
 ) -> bool {
     in_range(id, lower, upper, format.into())
 }
@@ -480,24 +396,4 @@ fn comb_in_range_support(request: Internal) -> Internal {
     // Declining is a NULL pointer, not an SQL NULL (which PostgreSQL would reject).
     let rewritten = unsafe { crate::postgres::planner::in_range_simplified(request, range_bound) };
     Internal::from(Some(pg_sys::Datum::from(rewritten.unwrap_or(std::ptr::null_mut()))))
-}
-
-/// Planner support of every `text` twin (here and in src/uid8.rs): the call becomes the original's,
-/// with the label as the enum constant the parser used to make (`planner::text_twin_simplified`).
-#[pg_extern(immutable, strict, parallel_safe)]
-pub fn comb_ext_text_twin_support(request: Internal) -> Internal {
-    // SAFETY: PostgreSQL calls a support function with a valid request node; every pointer read
-    // comes from it or from catalog look-ups that return valid objects or InvalidOid.
-    let simplified = unsafe { crate::postgres::planner::text_twin_simplified(request) };
-    Internal::from(Some(pg_sys::Datum::from(simplified.unwrap_or(std::ptr::null_mut()))))
-}
-
-/// Planner support of the overloads for literals that `sql/finalize.sql` makes where a literal's
-/// type reads its input at run time (timestamptz): a call of constants becomes the call it stands
-/// for, with the constants read now (`planner::literal_overload_simplified`).
-#[pg_extern(immutable, strict, parallel_safe)]
-pub fn comb_ext_literal_support(request: Internal) -> Internal {
-    // SAFETY: as for `comb_ext_text_twin_support`.
-    let simplified = unsafe { crate::postgres::planner::literal_overload_simplified(request) };
-    Internal::from(Some(pg_sys::Datum::from(simplified.unwrap_or(std::ptr::null_mut()))))
 }

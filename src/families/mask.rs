@@ -5,7 +5,7 @@
 
 use crate::families::comb::FormatArg;
 use crate::families::sno::Sno;
-use crate::postgres::errors::{self, LabelArg};
+use crate::postgres::errors;
 use crate::rules::comb::Format;
 use crate::rules::mask::{self, Feistel, Key, MaskError};
 use crate::server::mask_key;
@@ -60,34 +60,16 @@ fn comb_mask(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Uuid {
     mask_uuid("comb_mask", id, format.into(), mask_key::key("comb_mask", None))
 }
 
-/// `comb_mask(id, format)` with the format as text.
-#[pg_extern(stable, strict, parallel_safe, name = "comb_mask", support = comb_ext_text_twin_support)]
-fn comb_mask_named(id: Uuid, format: LabelArg<Format>) -> Uuid {
-    mask_uuid("comb_mask", id, format.0, mask_key::key("comb_mask", None))
-}
-
 /// `comb_mask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_mask")]
 fn comb_mask_key_id(id: Uuid, format: FormatArg, key_id: i32) -> Uuid {
     mask_uuid("comb_mask", id, format.into(), mask_key::key("comb_mask", Some(key_id)))
 }
 
-/// `comb_mask(id, format, key_id)` with the format as text.
-#[pg_extern(stable, strict, parallel_safe, name = "comb_mask", support = comb_ext_text_twin_support)]
-fn comb_mask_key_id_named(id: Uuid, format: LabelArg<Format>, key_id: i32) -> Uuid {
-    mask_uuid("comb_mask", id, format.0, mask_key::key("comb_mask", Some(key_id)))
-}
-
 /// `comb_mask` under a key given as 16 bytes (k0 then k1, each little-endian).
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_mask")]
 fn comb_mask_key(id: Uuid, format: FormatArg, key: &[u8]) -> Uuid {
     mask_uuid("comb_mask", id, format.into(), mask_key::explicit_key("comb_mask", key))
-}
-
-/// `comb_mask(id, format, key)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_mask", support = comb_ext_text_twin_support)]
-fn comb_mask_key_named(id: Uuid, format: LabelArg<Format>, key: &[u8]) -> Uuid {
-    mask_uuid("comb_mask", id, format.0, mask_key::explicit_key("comb_mask", key))
 }
 
 /// The COMB of `format` (default postgresql) a masked value stands for, under the default key of
@@ -97,34 +79,16 @@ fn comb_unmask(id: Uuid, format: default!(FormatArg, "'postgresql'")) -> Uuid {
     unmask_uuid("comb_unmask", id, format.into(), mask_key::key("comb_unmask", None))
 }
 
-/// `comb_unmask(id, format)` with the format as text.
-#[pg_extern(stable, strict, parallel_safe, name = "comb_unmask", support = comb_ext_text_twin_support)]
-fn comb_unmask_named(id: Uuid, format: LabelArg<Format>) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.0, mask_key::key("comb_unmask", None))
-}
-
 /// `comb_unmask` under the key with `key_id` in comb_ext.mask_key.
 #[pg_extern(stable, strict, parallel_safe, name = "comb_unmask")]
 fn comb_unmask_key_id(id: Uuid, format: FormatArg, key_id: i32) -> Uuid {
     unmask_uuid("comb_unmask", id, format.into(), mask_key::key("comb_unmask", Some(key_id)))
 }
 
-/// `comb_unmask(id, format, key_id)` with the format as text.
-#[pg_extern(stable, strict, parallel_safe, name = "comb_unmask", support = comb_ext_text_twin_support)]
-fn comb_unmask_key_id_named(id: Uuid, format: LabelArg<Format>, key_id: i32) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.0, mask_key::key("comb_unmask", Some(key_id)))
-}
-
 /// `comb_unmask` under a key given as 16 bytes.
 #[pg_extern(immutable, strict, parallel_safe, name = "comb_unmask")]
 fn comb_unmask_key(id: Uuid, format: FormatArg, key: &[u8]) -> Uuid {
     unmask_uuid("comb_unmask", id, format.into(), mask_key::explicit_key("comb_unmask", key))
-}
-
-/// `comb_unmask(id, format, key)` with the format as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "comb_unmask", support = comb_ext_text_twin_support)]
-fn comb_unmask_key_named(id: Uuid, format: LabelArg<Format>, key: &[u8]) -> Uuid {
-    unmask_uuid("comb_unmask", id, format.0, mask_key::explicit_key("comb_unmask", key))
 }
 
 // ---- muid, sno, uid8: a Feistel network over the whole id; every value of the type is some id's mask.

@@ -35,13 +35,6 @@ impl From<uid8_mode> for Mode {
     }
 }
 
-impl errors::Labelled for Mode {
-    const ENUM_TYPE: &'static str = "uid8_mode";
-    fn from_label(label: &str) -> Option<Mode> {
-        Mode::from_name(label)
-    }
-}
-
 // ---- settings (registered in lib.rs) -------------------------------------------------------
 
 /// -1: claim any free generator id; 0..2047: claim this one.
@@ -440,12 +433,6 @@ fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
     new_id(mode.into())
 }
 
-/// `uid8_new(mode)` with the mode as text (`DEFAULT uid8_new('time_sequential')`).
-#[pg_extern(volatile, parallel_restricted, name = "uid8_new", support = comb_ext_text_twin_support)]
-fn uid8_new_named(mode: errors::LabelArg<Mode>) -> i64 {
-    new_id(mode.0)
-}
-
 fn new_id(mode: Mode) -> i64 {
     // A standby's generator-id locks are its own: the primary's sessions cannot see them.
     standby::refuse_in_recovery("uid8_new", "cluster id");
@@ -625,18 +612,6 @@ fn uid8_from_parts(
     mode: default!(uid8_mode, "'spread'"),
 ) -> i64 {
     from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() })
-}
-
-/// `uid8_from_parts(...)` with the mode as text.
-#[pg_extern(immutable, strict, parallel_safe, name = "uid8_from_parts", support = comb_ext_text_twin_support)]
-fn uid8_from_parts_named(
-    timestamp_ms: i64,
-    sequence: i32,
-    generator: i32,
-    cluster: i32,
-    mode: errors::LabelArg<Mode>,
-) -> i64 {
-    from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.0 })
 }
 
 fn from_parts(parts: Parts) -> i64 {

@@ -2,13 +2,9 @@
 //! message that names the value and the valid range.
 
 use crate::rules::range::OutOfRange;
-use pgrx::callconv::{Arg, ArgAbi};
-use pgrx::pg_sys;
+use pgrx::callconv::Arg;
 use pgrx::pg_sys::errcodes::PgSqlErrorCode;
 use pgrx::pg_sys::panic::ErrorReport;
-use pgrx::pgrx_sql_entity_graph::metadata::{
-    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
-};
 use pgrx::{FromDatum, PgLogLevel};
 
 /// Raise an ERROR; never returns.
@@ -74,51 +70,3 @@ pub unsafe fn strict_arg<T: FromDatum>(arg: Arg<'_, '_>) -> T {
     }
 }
 
-/// An enum the extension's functions take, whose labels a `text` twin reads.
-pub trait Labelled: Sized {
-    /// The SQL enum type, as its 22P02 names it.
-    const ENUM_TYPE: &'static str;
-    fn from_label(label: &str) -> Option<Self>;
-}
-
-/// An enum value passed as `text` and read by its label: the argument of each enum-typed
-/// function's `text` twin (`comb_timestamp(id, 'legacy')`, `uid8_new('time_sequential')`). An
-/// untyped literal prefers a `text` parameter to any other, so without the twin a `text` overload
-/// planted in any schema on the search_path would take the call
-/// ([docs/guarantees.md](../docs/guarantees.md#names-on-the-search_path)).
-pub struct LabelArg<T>(pub T);
-
-impl<T: Labelled> FromDatum for LabelArg<T> {
-    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, typoid: pg_sys::Oid) -> Option<Self> {
-        let label = unsafe { <&str>::from_polymorphic_datum(datum, is_null, typoid)? };
-        match T::from_label(label) {
-            Some(value) => Some(LabelArg(value)),
-            None => invalid_label(T::ENUM_TYPE, label),
-        }
-    }
-}
-
-unsafe impl<'fcx, T: Labelled> ArgAbi<'fcx> for LabelArg<T> {
-    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        // SAFETY: pgrx calls this only for an argument of SQL type text.
-        unsafe { strict_arg(arg) }
-    }
-}
-
-unsafe impl<T> SqlTranslatable for LabelArg<T> {
-    const TYPE_IDENT: &'static str = <String as SqlTranslatable>::TYPE_IDENT;
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::External;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("text"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("text")));
-}
-
-/// 22P02, word for word as PostgreSQL's own enum input reports it (the literal used to be cast by
-/// it, and the SQL edition still is), for a label passed as text to a `text` twin of an enum-typed
-/// function.
-fn invalid_label(enum_type: &str, value: &str) -> ! {
-    raise(
-        PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        format!("invalid input value for enum {enum_type}: \"{value}\""),
-        None,
-    )
-}
