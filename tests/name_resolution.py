@@ -1,40 +1,51 @@
-"""No call written with literals resolves to a function outside the extension (docs/guarantees.md#names-on-the-search_path).
+"""Calls mean what they say, and the boundary of name resolution is where docs/guarantees.md puts it
+(docs/guarantees.md#names-on-the-search_path).
 
-Generated from the catalog, not from a list: every function of the extension that SQL can call with
-literals (no pseudo-type argument or result), at every number of arguments its defaults allow, and
-every non-empty set of its arguments written as literals (a quoted literal; a bare integer for
-integer arguments; true for booleans), the other arguments typed casts. For each such call it plants
-the overload that call would prefer: the literal positions as text (the preferred type of an
-untyped literal), and for integer positions double precision or numeric (the numeric category's
-preferred type, and numeric). Each plant is made by an unprivileged role, once in a schema after the
-extension's on the search_path and once in the extension's own schema, and the call is made by a
-superuser and, as that role, through a superuser's SECURITY DEFINER wrapper. A planted function
-raises an error carrying a token; the call must not raise it, and must give what the same call gives
-with nothing planted and only the extension's schema on the path (the same value, or the same
-error; for volatile functions, the same SQLSTATE or a value).
+Generated from the catalog, not from a list:
 
-The control, in a database whose extension lacks the overloads and text twins (dropped), must see
-planted functions run: the check can fail.
+1. Every function of the extension that SQL can call (no pseudo-type argument; record results and
+   set-returning functions included), at every number of arguments its defaults allow, and every
+   argument position, called with the other arguments typed casts and that one written each way a
+   client writes it: a quoted literal; a bare numeral or boolean at integer and boolean positions;
+   NULL; and, through psycopg's extended protocol, an untyped parameter (a Python str, sent with type
+   0, as node-postgres, lib/pq and psql's \\bind send every parameter) and a smallint parameter at
+   integer positions (psycopg sends a Python int below 2^15 as int2). The search_path is the
+   extension's schema alone: nothing planted. Each call must resolve (never 42725 "not unique" or
+   42883) and give what the typed call gives (the same value, or the same SQLSTATE; for volatile
+   functions the same SQLSTATE or a value). Where another function of the extension takes text at
+   that position (the overloads sql/finalize.sql makes, comb_uuid(text)), PostgreSQL prefers it for
+   an untyped value, so the call must give what that function's original gives typed: an untyped
+   key id in comb_mask(id, 'uuidv7', $3) is read as a key (bytea), as the docs say; a bare
+   numeral is the key id.
+2. The boundary: the check query of docs/guarantees.md lists, for the schemas on the search_path and
+   the extension's own, every role other than the owner that may CREATE there. With only the
+   extension's schema and pg_catalog on the path it lists nothing; granting CREATE on a schema of
+   the path, or on the extension's schema, to a role makes it list exactly that (schema, role).
+3. The control, which shows the boundary is real: on such a path a function planted by that role
+   takes an untyped literal's call (comb_timestamp(text, text) after the extension's schema, and a
+   variadic comb_uuid in the extension's schema makes comb_uuid() ambiguous). The check must fail
+   without the duty the docs put on the caller.
 
     python tests/name_resolution.py HOST PORT
 """
 
-import itertools
 import sys
 
 import psycopg
 from psycopg import sql
 
+ROLE = "name_resolution_other"
+MARKER = "For untyped literals: casts its arguments and calls "
 TOKEN = "planted-function-ran-7f3a"
-ROLE = "name_resolution_attacker"
-MARKER = "For untyped literals: "
 
-# A valid value for each argument type, as text, and how a literal of it is written.
+# docs/guarantees.md's check, word for word (tests/name_resolution.py reads it from there).
+CHECK_BEGIN = "-- names check: begin"
+CHECK_END = "-- names check: end"
+
 VALUES = {
     "uuid": "018cc820-db2e-4000-9318-2b65fb840cd1",
     "timestamptz": "2024-01-02 03:04:05.678+00",
-    "bytea": "\\x0102030405060708090a",
-    "text": None,  # by function: see text_value
+    "bytea": "\\x000102030405060708090a0b0c0d0e0f",
     "int2": "1",
     "int4": "1",
     "int8": "1",
@@ -42,59 +53,8 @@ VALUES = {
 }
 INTEGER_TYPES = {"int2", "int4", "int8"}
 
-
-def connect(host, port, dbname):
-    return psycopg.connect(host=host, port=port, user="postgres", dbname=dbname, autocommit=True)
-
-
-def setup(admin, host, port, dbname, control):
-    admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(dbname)))
-    admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
-    conn = connect(host, port, dbname)
-    conn.execute("CREATE SCHEMA ids")
-    conn.execute("CREATE EXTENSION comb_ext SCHEMA ids")
-    conn.execute(f"GRANT CREATE, USAGE ON SCHEMA ids TO {ROLE}")
-    conn.execute(f"CREATE SCHEMA att AUTHORIZATION {ROLE}")
-    if control:
-        # 0.5.0's catalog: no text twins of the enum functions, no overloads for literals.
-        extras = conn.execute(
-            """SELECT p.oid::regprocedure::text FROM pg_proc p
-               JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-               JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
-               WHERE starts_with(coalesce(obj_description(p.oid, 'pg_proc'), ''), %s)
-                  OR (p.prosrc LIKE '%%\\_named\\_wrapper' AND p.prosrc <> 'comb_uuid_named_wrapper')""",
-            (MARKER,),
-        ).fetchall()
-        assert len(extras) > 50, extras
-        conn.execute("SET search_path = ids")
-        for (signature,) in extras:
-            conn.execute(f"ALTER EXTENSION comb_ext DROP FUNCTION {signature}")
-            conn.execute(f"DROP FUNCTION {signature}")
-        conn.execute("RESET search_path")
-    return conn
-
-
-def catalog(conn):
-    """(name, [type names], [type schema], nargs, ndefaults, volatile, arg type categories) of every function."""
-    return conn.execute(
-        """SELECT p.proname, array_agg(t.typname ORDER BY a.n), array_agg(tn.nspname ORDER BY a.n),
-                  p.pronargs, p.pronargdefaults, p.provolatile <> 'i', array_agg(t.typtype ORDER BY a.n)
-           FROM pg_proc p
-           JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-           JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
-           CROSS JOIN LATERAL unnest(p.proargtypes) WITH ORDINALITY AS a(t, n)
-           JOIN pg_type t ON t.oid = a.t JOIN pg_namespace tn ON tn.oid = t.typnamespace
-           WHERE p.prokind = 'f' AND NOT p.proretset
-             AND NOT starts_with(coalesce(obj_description(p.oid, 'pg_proc'), ''), %s)
-             AND NOT EXISTS (SELECT FROM pg_type r WHERE r.typtype = 'p'
-                             AND (r.oid = ANY (p.proargtypes::oid[]) OR r.oid = p.prorettype))
-           GROUP BY p.oid, p.proname, p.pronargs, p.pronargdefaults, p.provolatile ORDER BY p.oid""",
-        (MARKER,),
-    ).fetchall()
-
-
 # Text arguments of the text forms (docs/ids-that-do-not-tell-their-age.md), by function and position.
-TEXT_FORM_VALUES = {
+TEXT_VALUES = {
     ("comb_text", 1): "crockford",
     ("comb_parse", 0): "01HK421PSEE009661BCQXR836H",
     ("comb_parse", 1): "crockford",
@@ -106,158 +66,264 @@ TEXT_FORM_VALUES = {
 }
 
 
+def connect(host, port, dbname):
+    return psycopg.connect(host=host, port=port, user="postgres", dbname=dbname, autocommit=True)
+
+
+def check_query(repo_docs):
+    text = open(repo_docs).read()
+    return text[text.index(CHECK_BEGIN) : text.index(CHECK_END)]
+
+
+def catalog(conn):
+    """Every function SQL can call: oid, name, [types], [type schemas], [typtypes], nargs, ndefaults, volatile, retset."""
+    return conn.execute(
+        """SELECT p.oid, p.proname, array_agg(t.typname ORDER BY a.n), array_agg(tn.nspname ORDER BY a.n),
+                  array_agg(t.typtype ORDER BY a.n), p.pronargs, p.pronargdefaults, p.provolatile <> 'i', p.proretset
+           FROM pg_proc p
+           JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+           JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
+           CROSS JOIN LATERAL unnest(p.proargtypes) WITH ORDINALITY AS a(t, n)
+           JOIN pg_type t ON t.oid = a.t JOIN pg_namespace tn ON tn.oid = t.typnamespace
+           WHERE p.prokind = 'f'
+             AND NOT EXISTS (SELECT FROM pg_type r WHERE r.typtype = 'p' AND r.oid = ANY (p.proargtypes::oid[]))
+             AND p.prorettype NOT IN ('internal'::regtype, 'cstring'::regtype)
+           GROUP BY p.oid ORDER BY p.oid"""
+    ).fetchall()
+
+
+def stands_for(conn):
+    """oid -> the oid of the function it calls, for the overloads sql/finalize.sql made; others stand for themselves."""
+    rows = conn.execute(
+        """SELECT p.oid, substring(obj_description(p.oid, 'pg_proc') FROM 'calls (.*)$')::regprocedure::oid
+           FROM pg_proc p WHERE starts_with(coalesce(obj_description(p.oid, 'pg_proc'), ''), %s)""",
+        (MARKER,),
+    ).fetchall()
+    return dict(rows)
+
+
 def value_of(conn, name, typname, typtype, typschema, position):
+    """A valid value for the argument, as text; for an overload's text argument, one of the type it stands for."""
     if typtype == "e":
         labels = conn.execute(f"SELECT enum_range(NULL::{typschema}.{typname})::text[]").fetchone()[0]
         return "time_sequential" if "time_sequential" in labels else labels[0]
     if typname == "sno":
         return conn.execute("SELECT ids.sno_floor('2024-01-02 03:04:05+00'::timestamptz)::text").fetchone()[0]
     if typname == "text":
-        if (name, position) in TEXT_FORM_VALUES:
-            return TEXT_FORM_VALUES[(name, position)]
-        if name == "comb_uuid":
-            return "postgresql"
+        if (name, position) in TEXT_VALUES:
+            return TEXT_VALUES[(name, position)]
         if name == "muid_parse":
             return conn.execute("SELECT ids.muid_text(ids.muid_pack(1700000000000000, 5))").fetchone()[0]
-        return "time_sequential" if name.startswith("uid8") else "postgresql"
+        if name == "comb_uuid":
+            return "postgresql"
+        raise SystemExit(f"name_resolution.py: no value for the text argument {position + 1} of {name}: add one")
     return VALUES[typname]
 
 
-def literal(value, typname):
-    if typname in INTEGER_TYPES or typname == "bool":
-        return value
+def quoted(value):
     return "'" + value.replace("'", "''") + "'"
 
 
 def typed(value, typname, typschema):
-    return f"CAST({literal(value, 'text')} AS {typschema}.{typname})"
+    return f"CAST({quoted(value)} AS {typschema}.{typname})"
 
 
-def outcome(conn, query):
+def select(call, retset):
+    if retset:
+        return f"SELECT array(SELECT r::text FROM {call} r)::text"
+    return f"SELECT ({call})::text"
+
+
+def outcome(conn, query, params=None):
     try:
-        row = conn.execute(query).fetchone()
+        row = conn.execute(query, params).fetchone()
         return ("value", None if row[0] is None else str(row[0]))
     except psycopg.Error as e:
         return ("error", e.sqlstate, e.diag.message_primary)
 
 
-def run(host, port, dbname, control):
-    admin = connect(host, port, "postgres")
-    for leftover in ("name_resolution", "name_resolution_control"):  # from an interrupted run
-        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(leftover)))
-    admin.execute(f"DROP ROLE IF EXISTS {ROLE}")
-    admin.execute(f"CREATE ROLE {ROLE} LOGIN")
-    conn = setup(admin, host, port, dbname, control)
-    functions = catalog(conn)
-    stats = dict(functions=len(functions), arguments=0, calls=0, plants=0, blocked=0, compared=0)
-    failures = []
-    for name, types, schemas, nargs, ndefaults, volatile, typtypes in functions:
-        values = [value_of(conn, name, t, k, s, i) for i, (t, k, s) in enumerate(zip(types, typtypes, schemas))]
-        stats["arguments"] += nargs
-        for arity in range(max(1, nargs - ndefaults), nargs + 1):
-            for count in range(1, arity + 1):
-                for literals in itertools.combinations(range(arity), count):
-                    args = [
-                        literal(values[i], types[i]) if i in literals else typed(values[i], types[i], schemas[i])
-                        for i in range(arity)
-                    ]
-                    call = f"{name}({', '.join(args)})"
-                    # What the call gives with nothing planted and only the extension's schema on the path.
-                    conn.execute("SET search_path = ids")
-                    baseline = outcome(conn, f"SELECT ({call})::text")
-                    conn.execute("RESET search_path")
-                    integer_plants = ["float8", "numeric"] if any(types[i] in INTEGER_TYPES for i in literals) else [None]
-                    for integer_plant in integer_plants:
-                        plant_types = [
-                            ("pg_catalog." + integer_plant if types[i] in INTEGER_TYPES else "pg_catalog.text")
-                            if i in literals
-                            else f"{schemas[i]}.{types[i]}"
-                            for i in range(arity)
-                        ]
-                        for schema in ("att", "ids"):
-                            stats["plants"] += 1
-                            planted = plant(conn, schema, name, plant_types)
-                            if not planted:
-                                stats["blocked"] += 1
-                            for caller in ("superuser", "definer"):
-                                stats["calls"] += 1
-                                got = call_as(conn, caller, call)
-                                where = f"{caller}: {call} with {schema}.{name}({', '.join(plant_types)}) planted"
-                                if got[0] == "error" and TOKEN in (got[2] or ""):
-                                    failures.append(f"planted function ran: {where}")
-                                elif not volatile:
-                                    stats["compared"] += 1
-                                    if got != baseline:
-                                        failures.append(f"{where}: got {got}, with nothing planted {baseline}")
-                                elif got[0] == "error" and got[1] != baseline[1]:
-                                    failures.append(f"{where}: got {got}, with nothing planted {baseline}")
-                            if planted:
-                                conn.execute(f"SET ROLE {ROLE}")
-                                conn.execute(f"DROP FUNCTION {schema}.{name}({', '.join(plant_types)})")
-                                conn.execute("RESET ROLE")
-    conn.close()
-    admin.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(dbname)))
-    admin.close()
-    return stats, failures
-
-
-def plant(conn, schema, name, plant_types):
-    """The overload an attacker would plant; False when the extension already holds that signature there."""
-    params = ", ".join(f"a{i} {t}" for i, t in enumerate(plant_types))
-    conn.execute(f"SET ROLE {ROLE}")
-    try:
-        conn.execute(
-            f"CREATE FUNCTION {schema}.{name}({params}) RETURNS text LANGUAGE plpgsql "
-            f"AS $$BEGIN RAISE EXCEPTION '{TOKEN} as %', current_user; END$$"
-        )
+def same(got, expected, volatile):
+    if got == expected:
         return True
-    except psycopg.errors.DuplicateFunction:
-        return False
-    finally:
-        conn.execute("RESET ROLE")
+    if volatile:
+        return got[0] == expected[0] == "value" or (got[0] == expected[0] == "error" and got[1] == expected[1])
+    return False
 
 
-def call_as(conn, caller, call):
-    if caller == "superuser":
-        conn.execute("SET search_path = ids, att")
-        try:
-            return outcome(conn, f"SELECT ({call})::text")
-        finally:
-            conn.execute("RESET search_path")
-    # A superuser's SECURITY DEFINER function with a pinned search_path, called by the role.
-    conn.execute(
-        "CREATE OR REPLACE FUNCTION public.definer_wrapper() RETURNS text SECURITY DEFINER "
-        "SET search_path = ids, att, pg_temp LANGUAGE plpgsql "
-        f"AS $body$BEGIN RETURN ({call})::text; END$body$"
-    )
+def calls_mean_what_they_say(conn, failures):
+    functions = catalog(conn)
+    originals = stands_for(conn)
+    by_oid = {f[0]: f for f in functions}
+    stats = dict(functions=len(functions), calls=0, shared=0, casts=0)
+    # (argument type, name): a one-argument function named as a type of the extension (uid8_mode(bigint)).
+    type_names = {(f[2][0], f[1]) for f in functions if f[5] >= 1}
+    type_names = {
+        key for key in type_names
+        if conn.execute("SELECT to_regtype(%s) IS NOT NULL", (f"ids.{key[1]}",)).fetchone()[0]
+    }
+    for oid, name, types, schemas, typtypes, nargs, ndefaults, volatile, retset in functions:
+        # An overload's values are its original's, written as text where it takes text.
+        source = by_oid[originals.get(oid, oid)]
+        values = [value_of(conn, name, t, k, s, i) for i, (t, k, s) in enumerate(zip(source[2], source[4], source[3]))]
+        for arity in range(nargs - ndefaults, nargs + 1):
+            if arity == 0:
+                continue
+            typed_args = [typed(values[i], types[i], schemas[i]) for i in range(arity)]
+            baseline = outcome(conn, select(f"{name}({', '.join(typed_args)})", retset))
+            for position in range(arity):
+                # The other functions of the extension that take these arguments but another type here: an
+                # untyped value may go to one of them by PostgreSQL's rules (text first), or be ambiguous
+                # (42725). What each gives typed is what the untyped call may give.
+                siblings = [
+                    f for f in functions if f[1] == name and f[0] != oid and f[5] >= arity and f[5] - f[6] <= arity
+                    and f[2][position] != types[position]
+                    and all(f[2][j] == types[j] for j in range(arity) if j != position)
+                ]
+                # PostgreSQL's rule: an untyped value goes to a candidate that takes text there if there is one
+                # (this function, or the one such sibling); else to one of the candidates, or it is ambiguous.
+                texts = [f for f in siblings if f[2][position] == "text"]
+                allowed = [baseline]
+                if types[position] != "text" and texts:
+                    allowed = []
+                for sibling in (texts if types[position] != "text" and texts else [] if texts else siblings):
+                    target = by_oid.get(originals.get(sibling[0], sibling[0]))
+                    if target is not None and target[0] == oid:
+                        allowed.append(baseline)
+                    elif target is not None:
+                        args = list(typed_args)
+                        args[position] = typed(values[position], target[2][position], target[3][position])
+                        allowed.append(outcome(conn, select(f"{name}({', '.join(args)})", target[8])))
+                if siblings and not texts and types[position] != "text":
+                    stats["shared"] += 1
+                    stats.setdefault("where", []).append(f"{name}/{arity} argument {position + 1}")
+                    allowed.append(("ambiguous",))
+                literal_allowed = list(allowed)
+                if arity == 1 and (types[0], name) in type_names:
+                    # A one-argument call named as a type, of a quoted literal, is PostgreSQL's cast to that type.
+                    stats["casts"] += 1
+                    literal_allowed = [outcome(conn, f"SELECT CAST({quoted(values[0])} AS ids.{name})::text")]
+                forms = [("quoted literal", quoted(values[position]), None, literal_allowed)]
+                forms.append(("NULL", "NULL", None, [("ambiguous",)] if ("ambiguous",) in allowed else None))
+                forms.append(("untyped parameter", "%s", (values[position],), allowed))
+                if types[position] in INTEGER_TYPES:
+                    forms.append(("bare numeral", values[position], None, [baseline]))
+                    forms.append(("smallint parameter", "%s", (int(values[position]),), [baseline]))
+                if types[position] == "bool":
+                    forms.append(("bare boolean", values[position], None, [baseline]))
+                for form, written, params, expected in forms:
+                    args = list(typed_args)
+                    args[position] = written
+                    call = f"{name}({', '.join(args)})"
+                    stats["calls"] += 1
+                    got = outcome(conn, select(call, retset), params)
+                    where = f"{call} ({form} at argument {position + 1}{f', {params!r}' if params else ''})"
+                    ambiguous_allowed = expected is not None and ("ambiguous",) in expected
+                    if ambiguous_allowed and got[0] == "error" and got[1] == "42725":
+                        continue
+                    if got[0] == "error" and got[1] in ("42725", "42883"):
+                        failures.append(f"{where}: {got[1]} {got[2]}")
+                    elif expected is None or expected == [("ambiguous",)]:
+                        continue
+                    elif not any(same(got, e, volatile) for e in expected if e != ("ambiguous",)):
+                        failures.append(f"{where}: got {got}, typed {expected}")
+    return stats
+
+
+def check_rows(conn, check):
+    return sorted(tuple(r) for r in conn.execute(check).fetchall())
+
+
+def boundary(conn, check, failures):
+    """The check lists nothing on a path of the extension's schema alone, and exactly each grant made."""
+    cases = 0
+    conn.execute("SET search_path = ids")
+    cases += 1
+    rows = check_rows(conn, check)
+    if rows:
+        failures.append(f"check on search_path ids: {rows}, expected nothing")
+    for path, grant_on in (("ids, att", "att"), ("ids, att", "ids"), ("att, ids", "att")):
+        conn.execute(f"SET search_path = {path}")
+        conn.execute(f"GRANT CREATE ON SCHEMA {grant_on} TO {ROLE}")
+        cases += 1
+        rows = check_rows(conn, check)
+        if rows != [(grant_on, ROLE)]:
+            failures.append(f"check on search_path {path}, CREATE on {grant_on} granted to {ROLE}: {rows}")
+        conn.execute(f"REVOKE CREATE ON SCHEMA {grant_on} FROM {ROLE}")
+    conn.execute("GRANT CREATE ON SCHEMA att TO PUBLIC")
+    conn.execute("SET search_path = ids, att")
+    cases += 1
+    rows = check_rows(conn, check)
+    if rows != [("att", "PUBLIC")]:
+        failures.append(f"check with CREATE on att granted to PUBLIC: {rows}")
+    conn.execute("REVOKE CREATE ON SCHEMA att FROM PUBLIC")
+    conn.execute("RESET search_path")
+    return cases
+
+
+def control(conn, failures):
+    """Where the check lists a role, that role can take calls: the boundary is the caller's duty."""
+    ran = []
+    conn.execute(f"GRANT CREATE ON SCHEMA att, ids TO {ROLE}")
     conn.execute(f"SET ROLE {ROLE}")
-    try:
-        return outcome(conn, "SELECT public.definer_wrapper()")
-    finally:
-        conn.execute("RESET ROLE")
+    conn.execute(
+        "CREATE FUNCTION att.comb_timestamp(text, text) RETURNS timestamptz LANGUAGE plpgsql "
+        f"AS $$BEGIN RAISE EXCEPTION '{TOKEN}'; END$$"
+    )
+    conn.execute(
+        "CREATE FUNCTION ids.comb_uuid(VARIADIC text[] DEFAULT '{}') RETURNS uuid LANGUAGE sql AS $$SELECT NULL::uuid$$"
+    )
+    conn.execute("RESET ROLE")
+    conn.execute("SET search_path = ids, att")
+    got = outcome(conn, "SELECT comb_timestamp('018cc820-db2e-4000-9318-2b65fb840cd1', 'postgresql')::text")
+    if got[0] == "error" and TOKEN in (got[2] or ""):
+        ran.append("comb_timestamp(text, text) after the extension's schema took an untyped literal's call")
+    got = outcome(conn, "SELECT comb_uuid()::text")
+    if got[0] == "error" and got[1] == "42725":
+        ran.append("a variadic comb_uuid in the extension's schema made comb_uuid() ambiguous")
+    conn.execute("RESET search_path")
+    conn.execute("DROP FUNCTION att.comb_timestamp(text, text)")
+    conn.execute("DROP FUNCTION ids.comb_uuid(text[])")
+    conn.execute(f"REVOKE CREATE ON SCHEMA att, ids FROM {ROLE}")
+    if len(ran) != 2:
+        failures.append(f"control: only {ran} of the two planted functions took calls: the check could not fail")
+    return ran
 
 
 def main():
     host, port = sys.argv[1], sys.argv[2]
-    stats, failures = run(host, port, "name_resolution", control=False)
+    docs = sys.argv[3] if len(sys.argv) > 3 else __file__.rsplit("/tests/", 1)[0] + "/docs/guarantees.md"
+    check = check_query(docs)
+    admin = connect(host, port, "postgres")
+    admin.execute("DROP DATABASE IF EXISTS name_resolution")
+    admin.execute(f"DROP ROLE IF EXISTS {ROLE}")
+    admin.execute(f"CREATE ROLE {ROLE} LOGIN")
+    admin.execute("CREATE DATABASE name_resolution")
+    conn = connect(host, port, "name_resolution")
+    conn.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")  # 13 and 14 grant it; 15 and later do not
+    conn.execute("CREATE SCHEMA ids")
+    conn.execute("CREATE EXTENSION comb_ext SCHEMA ids")
+    conn.execute("CREATE SCHEMA att")
+    failures = []
+    conn.execute("SET search_path = ids")
+    stats = calls_mean_what_they_say(conn, failures)
+    conn.execute("RESET search_path")
     print(
-        f"name resolution: {stats['functions']} functions, {stats['arguments']} arguments, "
-        f"{stats['plants']} plants ({stats['blocked']} refused: the extension holds that signature), "
-        f"{stats['calls']} calls ({stats['compared']} compared value for value): {len(failures)} failures"
+        f"calls: {stats['functions']} functions, {stats['calls']} calls (each argument quoted, NULL, an untyped and "
+        f"a smallint parameter, bare numerals and booleans; {stats['shared']} positions where other functions of the "
+        f"name take another type and none text, so that an untyped value may be ambiguous, {stats['casts']} one-argument calls named as a type): {len(failures)} failures"
     )
+    print(f"  where an untyped value may be ambiguous: {', '.join(stats.get('where', []))}")
+    before = len(failures)
+    cases = boundary(conn, check, failures)
+    print(f"the check of docs/guarantees.md: {cases} search_path and grant cases, {len(failures) - before} failures")
+    ran = control(conn, failures)
+    print(f"control (CREATE granted on a schema of the path and on the extension's): {len(ran)} of 2 plants took calls")
     for failure in failures[:40]:
         print("  FAIL", failure)
-    control_stats, control_failures = run(host, port, "name_resolution_control", control=True)
-    ran = sum(1 for f in control_failures if f.startswith("planted function ran"))
-    print(
-        f"control (no overloads, no text twins, as 0.5.0): {control_stats['calls']} calls, "
-        f"{ran} ran a planted function, {len(control_failures)} failures"
-    )
-    connect(host, port, "postgres").execute(f"DROP ROLE IF EXISTS {ROLE}")
+    conn.close()
+    admin.execute("DROP DATABASE name_resolution")
+    admin.execute(f"DROP ROLE {ROLE}")
     if failures:
-        sys.exit(1)
-    if ran == 0:
-        print("the control ran no planted function: the check cannot fail")
         sys.exit(1)
 
 

@@ -12,7 +12,8 @@
 --
 SET TimeZone = 'UTC';
 
--- Every one of them: one argument, immutable, strict, parallel safe, and its text twin.
+-- Every one of them: one argument, immutable, strict, parallel safe; each decoder also takes text (the
+-- overload that casts and calls it), the bounds take only timestamptz.
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparallel, l.lanname
 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 WHERE p.proname ~ '^(comb_floor_|comb_timestamp_|muid_floor$|uid8_floor$)'
@@ -65,7 +66,7 @@ SELECT regress_error($$SELECT comb_floor_uuidv7('infinity')$$);
 SELECT regress_error($$SELECT comb_timestamp_uuidv7('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')$$);
 SELECT regress_error($$SELECT comb_timestamp_postgresql('ffffffff-ffff-4fff-bfff-ffffffffffff')$$);
 
--- TimescaleDB takes partition_func as a regproc: the name alone is ambiguous (the text twin), the
+-- TimescaleDB takes partition_func as a regproc: the name alone is ambiguous (the text overload), the
 -- signature is not.
 SELECT regress_error($$SELECT 'comb_timestamp_uuidv7'::regproc$$);
 SELECT 'comb_timestamp_uuidv7(uuid)'::regprocedure::regproc AS partition_func;
@@ -80,7 +81,7 @@ SELECT muid_floor('-infinity') AS minus_infinity, muid_floor('1969-12-31 23:59:5
 -- Every muid of an earlier µs is below the floor, every one of its µs at or above it.
 SELECT muid_pack('2026-11-25 12:34:56.789011+00'::timestamptz, -1, -1) < muid_floor('2026-11-25 12:34:56.789012+00') AS earlier_below,
        muid_pack('2026-11-25 12:34:56.789012+00'::timestamptz, 0, 0) >= muid_floor('2026-11-25 12:34:56.789012+00') AS same_at_or_above,
-       muid_timestamp(muid_floor('2026-11-25 12:34:56.789012+00')::text) AS decoded_through_the_twin;
+       muid_timestamp(muid_floor('2026-11-25 12:34:56.789012+00')::text) AS decoded_through_the_text_overload;
 
 -- uid8_floor: the first time_sequential id of the first millisecond at or after the time.
 SELECT uid8_floor('2026-11-25 00:00:00+00') AS midnight,

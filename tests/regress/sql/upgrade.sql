@@ -37,11 +37,22 @@ CREATE TEMP TABLE before_update AS
 SELECT * FROM dblink('from_020', $$SELECT (bt_metap('repeats_s')).allequalimage, pg_relation_size('repeats_s')$$)
     AS t(allequalimage bool, bytes bigint);
 SELECT allequalimage AS before_update FROM before_update;
+-- A privilege narrowed under 0.5.0 stays narrow: 0.6.0's update adds overloads of comb_timestamp that take
+-- text, and a role without EXECUTE on the original is refused through them too (42501).
+CREATE ROLE regress_upgrade_reader;
+SELECT dblink_exec('from_050', 'REVOKE EXECUTE ON FUNCTION comb_timestamp(uuid, comb_format) FROM PUBLIC');
 SELECT dblink_exec('from_010', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_020', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_030', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_040', 'ALTER EXTENSION comb_ext UPDATE');
 SELECT dblink_exec('from_050', 'ALTER EXTENSION comb_ext UPDATE');
+SELECT dblink_exec('from_050', 'SET ROLE regress_upgrade_reader');
+SELECT call, regress_error(format('SELECT * FROM dblink(%L, %L) AS t(ts timestamptz)', 'from_050', 'SELECT ' || call)) AS outcome
+FROM (VALUES ('comb_timestamp(''018cc820-db2e-4000-9318-2b65fb840cd1'')'),
+             ('comb_timestamp(''018cc820-db2e-4000-9318-2b65fb840cd1''::text, ''postgresql'')'),
+             ('comb_timestamp(''018cc820-db2e-4000-9318-2b65fb840cd1''::uuid, ''postgresql'')')) c(call);
+SELECT dblink_exec('from_050', 'RESET ROLE');
+SELECT dblink_exec('from_050', 'GRANT EXECUTE ON FUNCTION comb_timestamp(uuid, comb_format) TO PUBLIC');
 SELECT dblink_exec('from_020', 'REINDEX INDEX repeats_s');
 SELECT t.allequalimage AS after_reindex, b.bytes / 8192 AS pages_before, t.bytes / 8192 AS pages_after
 FROM dblink('from_020', $$SELECT (bt_metap('repeats_s')).allequalimage, pg_relation_size('repeats_s')$$)
@@ -135,3 +146,4 @@ DROP DATABASE regress_from_020;
 DROP DATABASE regress_from_030;
 DROP DATABASE regress_from_040;
 DROP DATABASE regress_from_050;
+DROP ROLE regress_upgrade_reader;
