@@ -206,7 +206,7 @@ core_steps() {
         return $status
     fi
 
-    step "[pg$major] names on the search_path, generated from the catalog: every function, every set of its arguments written as literals, the overload that call prefers planted after the extension's schema and in it, called by a superuser and through a SECURITY DEFINER wrapper; the control (no overloads) must run planted functions"
+    step "[pg$major] names on the search_path, generated from the catalog: every function and argument written as a quoted literal, NULL, an untyped and a smallint parameter means what the typed call means; the docs' check query at its boundary; the control (CREATE granted on the path) must see planted functions take calls"
     "$VENV_PYTHON" "$REPO/tests/name_resolution.py" "$cluster" "$COMB_EXT_TEST_PORT"
 }
 

@@ -162,9 +162,15 @@ def calls_mean_what_they_say(conn, failures):
         if conn.execute("SELECT to_regtype(%s) IS NOT NULL", (f"ids.{key[1]}",)).fetchone()[0]
     }
     for oid, name, types, schemas, typtypes, nargs, ndefaults, volatile, retset in functions:
-        # An overload's values are its original's, written as text where it takes text.
+        # An overload's values are its original's, written as text where it takes text; a text argument where
+        # another function of the name takes an enum (a twin, as 0.6.0 had before its release) gets a label.
         source = by_oid[originals.get(oid, oid)]
-        values = [value_of(conn, name, t, k, s, i) for i, (t, k, s) in enumerate(zip(source[2], source[4], source[3]))]
+        value_types = list(zip(source[2], source[4], source[3]))
+        for i, (t, _, _) in enumerate(value_types):
+            enum = next((f for f in functions if f[1] == name and f[5] == source[5] and f[2][i] != t and f[4][i] == "e"), None)
+            if t == "text" and enum is not None:
+                value_types[i] = (enum[2][i], "e", enum[3][i])
+        values = [value_of(conn, name, t, k, s, i) for i, (t, k, s) in enumerate(value_types)]
         for arity in range(nargs - ndefaults, nargs + 1):
             if arity == 0:
                 continue
