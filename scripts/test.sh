@@ -278,6 +278,9 @@ full_lane() {
     step "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"
 
+    step "[pg$major] copies onto a new volume (loop-mounted fresh ext4, the source's inode number): cp -a with explicit identities and pg_basebackup with default ones recognised by the directory's birth time (55000); the volume remounted on another loop device and the directory renamed: nothing refused"
+    bash "$REPO/tests/new_volume.sh" "$WORK/new_volume$major"
+
     # In full on 15 (which has more slack), reduced on the other majors.
     local matrix_size=--short
     [ "$major" = 15 ] && matrix_size=

@@ -15,14 +15,28 @@ pub fn server_identity(system_identifier: u64, timeline: u32, start_nonce: u64) 
     system_identifier ^ u64::from(timeline.saturating_sub(1)).wrapping_mul(TIMELINE_MIX) ^ start_nonce
 }
 
-/// Where a data directory lives: its inode and the machine's id (`/etc/machine-id`, 0 if none). A
-/// `cp -a`, a `pg_basebackup` or a restored file-level backup makes a new directory (a new inode),
-/// and a disk image started on another machine has another machine id; a block-level clone on the
-/// same machine keeps both, and is not told apart.
+/// Where a data directory lives: its inode, its birth time and the machine's id (`/etc/machine-id`, 0 if
+/// none). A `cp -a`, a `pg_basebackup` or a restored file-level backup makes a new directory: a new birth
+/// time, which no copying tool can set, on any volume (a fresh file system gives the copy the source's inode
+/// number: the first directories made on two new ext4 volumes are alike). A disk image started on another
+/// machine has another machine id. A block-level clone keeps all three, and is not told apart
+/// (docs/guarantees.md, the copy signals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Origin {
     pub inode: u64,
     pub machine: u128,
+    /// The directory's birth time (statx's btime), ns since 1970; 0 where the file system keeps none, or
+    /// in a record written before it was kept (0.5.0's origin, identity v1).
+    pub born: u64,
+}
+
+impl Origin {
+    /// The same directory: the same inode and machine, and the same birth time where both sides know it.
+    pub fn same_as(&self, other: &Origin) -> bool {
+        self.inode == other.inode
+            && self.machine == other.machine
+            && (self.born == 0 || other.born == 0 || self.born == other.born)
+    }
 }
 
 /// The record 0.5.0 kept in `comb_ext/origin`: where the data directory was when `uid8_new` last
@@ -53,7 +67,7 @@ impl OriginRecord {
             ["copied-at", t] => Some(t.parse().ok().filter(|n: &i64| n.to_string() == *t)?),
             _ => return None,
         };
-        Some(OriginRecord { origin: Origin { inode, machine }, copied_at })
+        Some(OriginRecord { origin: Origin { inode, machine, born: 0 }, copied_at })
     }
 }
 
@@ -75,6 +89,15 @@ pub struct Place {
     pub origin: Origin,
     pub system_identifier: u64,
     pub timeline: u32,
+}
+
+impl Place {
+    /// The same place: the same directory (`Origin::same_as`), system identifier and timeline.
+    pub fn same_as(&self, other: &Place) -> bool {
+        self.origin.same_as(&other.origin)
+            && self.system_identifier == other.system_identifier
+            && self.timeline == other.timeline
+    }
 }
 
 /// The settings that set one server's ids apart from another's, in `IdentityRecord`'s order.
@@ -112,14 +135,18 @@ pub struct IdentityRecord {
     pub copied: [Option<u64>; 3],
 }
 
-const IDENTITY_VERSION: &str = "identity v1";
+/// v2 keeps the directory's birth time after its inode; v1 (earlier 0.6.0 builds) did not, and is read
+/// with 0 there.
+const IDENTITY_VERSION: &str = "identity v2";
+const IDENTITY_VERSION_1: &str = "identity v1";
 
 impl IdentityRecord {
     pub fn to_text(&self) -> String {
         let copied = self.copied.map(|p| p.map_or("-".to_string(), |d| format!("{d:016x}")));
         format!(
-            "{IDENTITY_VERSION} {} {:032x} {} {} {}\n",
+            "{IDENTITY_VERSION} {} {} {:032x} {} {} {}\n",
             self.place.origin.inode,
+            self.place.origin.born,
             self.place.origin.machine,
             self.place.system_identifier,
             self.place.timeline,
@@ -127,19 +154,29 @@ impl IdentityRecord {
         )
     }
 
-    /// The record in a file's text, or None if it is not exactly what `to_text` writes.
+    /// The record in a file's text, or None if it is not exactly what `to_text` writes (or a v1 record).
     pub fn from_text(text: &str) -> Option<IdentityRecord> {
-        let fields: Vec<&str> =
-            text.strip_suffix('\n')?.strip_prefix(IDENTITY_VERSION)?.strip_prefix(' ')?.split(' ').collect();
-        if fields.len() != 7 {
+        let line = text.strip_suffix('\n')?;
+        let mut fields: Vec<&str> = if let Some(rest) = line.strip_prefix(IDENTITY_VERSION) {
+            rest.strip_prefix(' ')?.split(' ').collect()
+        } else {
+            let mut v1: Vec<&str> = line.strip_prefix(IDENTITY_VERSION_1)?.strip_prefix(' ')?.split(' ').collect();
+            if v1.len() != 7 {
+                return None;
+            }
+            v1.insert(1, "0");
+            v1
+        };
+        if fields.len() != 8 {
             return None;
         }
         fn number<T: std::str::FromStr + ToString>(field: &str) -> Option<T> {
             field.parse().ok().filter(|n: &T| n.to_string() == field)
         }
+        let born = number(fields.remove(1))?;
         let machine = Some(fields[1]).filter(|m| m.len() == 32).and_then(|m| u128::from_str_radix(m, 16).ok())?;
         let place = Place {
-            origin: Origin { inode: number(fields[0])?, machine },
+            origin: Origin { inode: number(fields[0])?, machine, born },
             system_identifier: number(fields[2])?,
             timeline: number(fields[3])?,
         };
@@ -186,7 +223,7 @@ pub fn check_identity(past: Past, here: Place, settings: [IdentitySetting; 3]) -
     for (i, setting) in settings.iter().enumerate() {
         copied[i] = match past {
             Past::FirstCheck => None,
-            Past::Checked(r) if r.place == here => r.copied[i],
+            Past::Checked(r) if r.place.same_as(&here) => r.copied[i],
             Past::Checked(_) | Past::Lost => setting.must_change_on_copy.then_some(setting.digest),
         };
     }
@@ -217,8 +254,8 @@ mod tests {
 
     #[test]
     fn origin_records_round_trip() {
-        let here = Origin { inode: 1234, machine: 0xabc };
-        let there = Origin { inode: 99, machine: 0xabc };
+        let here = Origin { inode: 1234, machine: 0xabc, born: 0 };
+        let there = Origin { inode: 99, machine: 0xabc, born: 0 };
         let record = OriginRecord { origin: here, copied_at: None };
         assert_eq!(record.to_text(), "origin v1 1234 00000000000000000000000000000abc\n");
         for r in [record, OriginRecord { origin: there, copied_at: Some(1_700_000_000) }] {
@@ -251,15 +288,25 @@ mod tests {
 
     #[test]
     fn identity_records_round_trip() {
-        let place =
-            Place { origin: Origin { inode: 77, machine: 0xabc }, system_identifier: 7_000_000_000, timeline: 3 };
+        let origin = Origin { inode: 77, machine: 0xabc, born: 1_795_830_430_004_733_161 };
+        let place = Place { origin, system_identifier: 7_000_000_000, timeline: 3 };
         for copied in [[None; 3], [Some(1), None, Some(u64::MAX)]] {
             let record = IdentityRecord { place, copied };
             assert_eq!(IdentityRecord::from_text(&record.to_text()), Some(record));
         }
         assert_eq!(
             IdentityRecord { place, copied: [None, Some(0x1f), None] }.to_text(),
-            "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
+            "identity v2 77 1795830430004733161 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
+        );
+        // Earlier 0.6.0 builds wrote v1, without the birth time: read with 0 there.
+        assert_eq!(
+            IdentityRecord::from_text(
+                "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
+            ),
+            Some(IdentityRecord {
+                place: Place { origin: Origin { born: 0, ..origin }, ..place },
+                copied: [None, Some(0x1f), None]
+            })
         );
         for bad in [
             "",
@@ -267,7 +314,11 @@ mod tests {
             "identity v1 77 00000000000000000000000000000abc 7000000000 3 - -\n",
             "identity v1 077 00000000000000000000000000000abc 7000000000 3 - - -\n",
             "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 1f -\n",
+            "identity v1 77 5 00000000000000000000000000000abc 7000000000 3 - - -\n",
             "identity v2 77 00000000000000000000000000000abc 7000000000 3 - - -\n",
+            "identity v2 77 05 00000000000000000000000000000abc 7000000000 3 - - -\n",
+            "identity v2 77 -5 00000000000000000000000000000abc 7000000000 3 - - -\n",
+            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - - -\n",
         ] {
             assert_eq!(IdentityRecord::from_text(bad), None, "{bad:?}");
         }
@@ -275,8 +326,10 @@ mod tests {
 
     #[test]
     fn a_copy_is_refused_until_the_setting_is_set_after_it_was_seen() {
-        let source = Place { origin: Origin { inode: 1, machine: 9 }, system_identifier: 5, timeline: 1 };
+        let source = Place { origin: Origin { inode: 1, machine: 9, born: 1_000 }, system_identifier: 5, timeline: 1 };
         let copy = Place { origin: Origin { inode: 2, ..source.origin }, ..source };
+        // A copy on a fresh volume: the source's inode number, a new birth time.
+        let copy_on_a_new_volume = Place { origin: Origin { born: 2_000, ..source.origin }, ..source };
         let promoted = Place { timeline: 2, ..source };
         let upgraded = Place { system_identifier: 6, ..source };
         let uid8 = |value: &str| IdentitySetting { digest: setting_digest(value), must_change_on_copy: true };
@@ -287,7 +340,7 @@ mod tests {
         assert_eq!((first, refused), (IdentityRecord { place: source, copied: [None; 3] }, [false; 3]));
         assert_eq!(check_identity(Past::Checked(first), source, settings("-1")), (first, [false; 3]));
         for past in [Past::Checked(first), Past::Lost] {
-            for elsewhere in [copy, promoted, upgraded] {
+            for elsewhere in [copy, copy_on_a_new_volume, promoted, upgraded] {
                 // Found elsewhere: refused at the value it has, even one set on the source before the copy.
                 for value in ["-1", "3"] {
                     let (seen, refused) = check_identity(past, elsewhere, settings(value));
@@ -311,6 +364,23 @@ mod tests {
         let explicit = [uid8("5"), uid8("42"), uid8("1")];
         assert_eq!(check_identity(Past::Checked(first), copy, explicit).1, [true, true, true]);
         assert_eq!(check_identity(Past::Lost, source, explicit).1, [true, true, true]);
+    }
+
+    #[test]
+    fn a_birth_time_missing_on_either_side_does_not_make_a_copy() {
+        // A record from before birth times were kept (0.5.0's origin, identity v1), or a file system that
+        // keeps none: the inode and machine decide, as before; the record then takes the time it has now.
+        let now = Place { origin: Origin { inode: 1, machine: 9, born: 1_000 }, system_identifier: 5, timeline: 1 };
+        let unknown = Place { origin: Origin { born: 0, ..now.origin }, ..now };
+        let settings = [IdentitySetting::of(7, true); 3];
+        for (recorded, here) in [(unknown, now), (now, unknown)] {
+            let record = IdentityRecord { place: recorded, copied: [None; 3] };
+            let (kept, refused) = check_identity(Past::Checked(record), here, settings);
+            assert_eq!((kept.place, refused), (here, [false; 3]));
+        }
+        let elsewhere = Place { origin: Origin { inode: 2, ..unknown.origin }, ..unknown };
+        let record = IdentityRecord { place: now, copied: [None; 3] };
+        assert_eq!(check_identity(Past::Checked(record), elsewhere, settings).1, [true; 3]);
     }
 
     #[test]

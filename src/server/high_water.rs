@@ -344,14 +344,21 @@ pub fn record_files() -> Vec<MarkFile> {
         .collect()
 }
 
-/// Where the data directory is now (`rules::identity::Origin`): its inode and the machine's id.
+/// Where the data directory is now (`rules::identity::Origin`): its inode, its birth time (statx's btime,
+/// through std; 0 where the file system keeps none) and the machine's id.
 pub fn origin_here(function: &str) -> Origin {
     use std::os::unix::fs::MetadataExt;
+    let directory = fs::metadata(".")
+        .unwrap_or_else(|e| failed(function, Unusable::Io(format!("could not stat the data directory: {e}"))));
+    let born = directory
+        .created()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
     Origin {
-        inode: fs::metadata(".")
-            .map(|m| m.ino())
-            .unwrap_or_else(|e| failed(function, Unusable::Io(format!("could not stat the data directory: {e}")))),
+        inode: directory.ino(),
         machine: read_small_file(Path::new("/etc/machine-id"), true).map(|t| identity::machine_id(&t)).unwrap_or(0),
+        born,
     }
 }
 
