@@ -48,5 +48,17 @@ if [ "$("$venv/bin/python" -c 'import python_uuidv47; print(python_uuidv47.__ver
     "$venv/bin/pip" install -q 'python-uuidv47==1.0.9'
 fi
 
+# node-postgres, pinned with its integrity hashes by tests/node/package-lock.json (npm ci checks them), for
+# tests/name_resolution.py: a driver that sends every parameter untyped. Where npm is missing, that part of the
+# test says it is skipped.
+node_pg=${COMB_EXT_CACHE:-/var/cache/comb_ext}/node-pg
+if command -v npm >/dev/null && ! cmp -s "$REPO/tests/node/package-lock.json" "$node_pg/package-lock.json"; then
+    say "installing node-postgres (tests/node/package-lock.json) into $node_pg"
+    rm -rf "$node_pg"
+    mkdir -p "$node_pg"
+    cp "$REPO/tests/node/package.json" "$REPO/tests/node/package-lock.json" "$node_pg/"
+    (cd "$node_pg" && npm ci --ignore-scripts --no-audit --no-fund --no-update-notifier >/dev/null)
+fi
+
 # Point pgrx at every PostgreSQL there is here (downloads nothing).
 bash "$REPO/scripts/pg.sh" pgrx-init

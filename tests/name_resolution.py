@@ -9,7 +9,8 @@ Generated from the catalog, not from a list:
    client writes it: a quoted literal; a bare numeral or boolean at integer and boolean positions;
    NULL; and, through psycopg's extended protocol, an untyped parameter (a Python str, sent with type
    0, as node-postgres, lib/pq and psql's \\bind send every parameter) and a smallint parameter at
-   integer positions (psycopg sends a Python int below 2^15 as int2). The search_path is the
+   integer positions (psycopg sends a Python int below 2^15 as int2); the untyped-parameter calls again
+   through node-postgres (tests/node, pinned by its lock file; skipped, with a line, without node). The search_path is the
    extension's schema alone: nothing planted. Each call must resolve (never 42725 "not unique" or
    42883) and give what the typed call gives (the same value, or the same SQLSTATE; for volatile
    functions the same SQLSTATE or a value). Where another function of the extension takes text at
@@ -37,6 +38,7 @@ from psycopg import sql
 ROLE = "name_resolution_other"
 MARKER = "For untyped literals: casts its arguments and calls "
 TOKEN = "planted-function-ran-7f3a"
+NODE_PG = "8.23.1"  # tests/node/package.json
 
 # docs/guarantees.md's check, word for word (tests/name_resolution.py reads it from there).
 CHECK_BEGIN = "-- names check: begin"
@@ -150,7 +152,46 @@ def same(got, expected, volatile):
     return False
 
 
-def calls_mean_what_they_say(conn, failures):
+def judge(where, got, expected, volatile, failures):
+    """A call's outcome against what it may give: ("ambiguous",) in `expected` admits 42725."""
+    if expected is not None and ("ambiguous",) in expected and got[0] == "error" and got[1] == "42725":
+        return
+    if got[0] == "error" and got[1] in ("42725", "42883"):
+        failures.append(f"{where}: {got[1]} {got[2]}")
+    elif expected is None or expected == [("ambiguous",)]:
+        return
+    elif not any(same(got, e, volatile) for e in expected if e != ("ambiguous",)):
+        failures.append(f"{where}: got {got}, typed {expected}")
+
+
+def through_node(host, port, dbname, driver_calls, failures):
+    """The untyped-parameter calls through node-postgres (tests/node), which types no parameter: None when it
+    is not installed (scripts/setup.sh installs it where npm is)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    modules = os.path.join(os.environ.get("COMB_EXT_CACHE", "/var/cache/comb_ext"), "node-pg", "node_modules")
+    if shutil.which("node") is None or not os.path.isdir(os.path.join(modules, "pg")):
+        return None
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "node", "calls.cjs")
+    run = subprocess.run(
+        ["node", script, host, str(port), dbname],
+        input=json.dumps([{"sql": sql, "params": params} for sql, params, _, _ in driver_calls]),
+        capture_output=True, text=True, env={**os.environ, "NODE_PATH": modules}, check=False,
+    )
+    if run.returncode != 0:
+        failures.append(f"node-postgres: {run.stderr.strip()[:400]}")
+        return 0
+    outcomes = json.loads(run.stdout)
+    for (sql, params, expected, volatile), got in zip(driver_calls, outcomes):
+        got = tuple(got) if got[0] == "error" else ("value", got[1])
+        judge(f"node-postgres: {sql} with {params!r}", got, expected, volatile, failures)
+    return len(outcomes)
+
+
+def calls_mean_what_they_say(conn, failures, driver_calls):
     functions = catalog(conn)
     originals = stands_for(conn)
     by_oid = {f[0]: f for f in functions}
@@ -221,17 +262,12 @@ def calls_mean_what_they_say(conn, failures):
                     args[position] = written
                     call = f"{name}({', '.join(args)})"
                     stats["calls"] += 1
+                    if form == "untyped parameter":
+                        # The same call through node-postgres, later (driver_calls): $1, sent untyped.
+                        driver_calls.append((select(call, retset).replace("%s", "$1"), list(params), expected, volatile))
                     got = outcome(conn, select(call, retset), params)
                     where = f"{call} ({form} at argument {position + 1}{f', {params!r}' if params else ''})"
-                    ambiguous_allowed = expected is not None and ("ambiguous",) in expected
-                    if ambiguous_allowed and got[0] == "error" and got[1] == "42725":
-                        continue
-                    if got[0] == "error" and got[1] in ("42725", "42883"):
-                        failures.append(f"{where}: {got[1]} {got[2]}")
-                    elif expected is None or expected == [("ambiguous",)]:
-                        continue
-                    elif not any(same(got, e, volatile) for e in expected if e != ("ambiguous",)):
-                        failures.append(f"{where}: got {got}, typed {expected}")
+                    judge(where, got, expected, volatile, failures)
     return stats
 
 
@@ -310,8 +346,9 @@ def main():
     conn.execute("CREATE EXTENSION comb_ext SCHEMA ids")
     conn.execute("CREATE SCHEMA att")
     failures = []
+    driver_calls = []
     conn.execute("SET search_path = ids")
-    stats = calls_mean_what_they_say(conn, failures)
+    stats = calls_mean_what_they_say(conn, failures, driver_calls)
     conn.execute("RESET search_path")
     print(
         f"calls: {stats['functions']} functions, {stats['calls']} calls (each argument quoted, NULL, an untyped and "
@@ -319,6 +356,12 @@ def main():
         f"name take another type and none text, so that an untyped value may be ambiguous, {stats['casts']} one-argument calls named as a type): {len(failures)} failures"
     )
     print(f"  where an untyped value may be ambiguous: {', '.join(stats.get('where', []))}")
+    before = len(failures)
+    through = through_node(host, port, "name_resolution", driver_calls, failures)
+    if through is None:
+        print("node-postgres: SKIPPED: node or node-postgres not installed (scripts/setup.sh installs it where npm is)")
+    else:
+        print(f"node-postgres {NODE_PG}: {through} calls with an untyped parameter, {len(failures) - before} failures")
     before = len(failures)
     cases = boundary(conn, check, failures)
     print(f"the check of docs/guarantees.md: {cases} search_path and grant cases, {len(failures) - before} failures")
