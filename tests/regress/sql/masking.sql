@@ -77,12 +77,13 @@ SELECT comb_mask('00000000-0000-4000-8000-0000ffffffff', 'legacy', :demo);
 -- A key of another length: 22023, naming the length and never the bytes.
 SELECT comb_mask(comb_uuid('uuidv7'), 'uuidv7', '\x0011'::bytea);
 SELECT uid8_unmask(1, decode(repeat('ab', 17), 'hex'));
--- An unknown format: 22P02 as the enum's input says it.
-SELECT comb_mask(comb_uuid(), 'ulid', :demo);
 -- The setting forms with no comb_ext.mask_key: 55000 naming the setting.
 SELECT comb_mask(comb_uuid());
 SELECT uid8_unmask(1, 1);
 \set VERBOSITY default
+-- An unknown format: the enum's input rejects it when the statement is parsed (its source line differs
+-- between majors, so not in verbose form).
+SELECT regress_error($$SELECT comb_mask(comb_uuid(), 'ulid', '\x00'::bytea)$$);
 -- A superuser sees the setting as empty (unset); it never shows a value.
 SHOW comb_ext.mask_key;
 SELECT name FROM pg_settings WHERE name = 'comb_ext.mask_key';
