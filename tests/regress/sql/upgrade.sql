@@ -132,7 +132,7 @@ SELECT * FROM dblink('from_030', $$SELECT extversion, (SELECT substr(u::text, 15
 SELECT * FROM dblink('from_040', $$SELECT extversion, (SELECT string_agg(DISTINCT family, ',' ORDER BY family) FROM comb_ext_marks())
                                    FROM pg_extension WHERE extname = 'comb_ext'$$)
     AS t(version text, families text);
--- 0.6.0's overloads for literals: the docs' calls resolve to the extension's functions.
+-- After the update, calls as the docs write them resolve to the extension's functions (a quoted uuid to 0.6.0's text overload).
 SELECT * FROM dblink('from_050', $$SELECT extversion, comb_timestamp('018cc820-db2e-4000-9318-2b65fb840cd1', 'postgresql'),
                                    uid8_timestamp(uid8_from_parts(1704164645678, 0, 1, 2, 'time_sequential'))
                                    FROM pg_extension WHERE extname = 'comb_ext'$$)
