@@ -156,24 +156,24 @@ impl IdentityRecord {
 
     /// The record in a file's text, or None if it is not exactly what `to_text` writes (or a v1 record).
     pub fn from_text(text: &str) -> Option<IdentityRecord> {
-        let line = text.strip_suffix('\n')?;
-        let mut fields: Vec<&str> = if let Some(rest) = line.strip_prefix(IDENTITY_VERSION) {
-            rest.strip_prefix(' ')?.split(' ').collect()
-        } else {
-            let mut v1: Vec<&str> = line.strip_prefix(IDENTITY_VERSION_1)?.strip_prefix(' ')?.split(' ').collect();
-            if v1.len() != 7 {
-                return None;
-            }
-            v1.insert(1, "0");
-            v1
-        };
-        if fields.len() != 8 {
-            return None;
-        }
         fn number<T: std::str::FromStr + ToString>(field: &str) -> Option<T> {
             field.parse().ok().filter(|n: &T| n.to_string() == field)
         }
-        let born = number(fields.remove(1))?;
+        let line = text.strip_suffix('\n')?;
+        // The fields past the birth time, and the birth time: v2 has it second, v1 has none (0).
+        let (fields, born): (Vec<&str>, u64) = if let Some(rest) = line.strip_prefix(IDENTITY_VERSION) {
+            let mut fields: Vec<&str> = rest.strip_prefix(' ')?.split(' ').collect();
+            if fields.len() != 8 {
+                return None;
+            }
+            let born = number(fields.remove(1))?;
+            (fields, born)
+        } else {
+            (line.strip_prefix(IDENTITY_VERSION_1)?.strip_prefix(' ')?.split(' ').collect(), 0)
+        };
+        if fields.len() != 7 {
+            return None;
+        }
         let machine = Some(fields[1]).filter(|m| m.len() == 32).and_then(|m| u128::from_str_radix(m, 16).ok())?;
         let place = Place {
             origin: Origin { inode: number(fields[0])?, machine, born },
