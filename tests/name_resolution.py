@@ -90,7 +90,7 @@ def catalog(conn):
            WHERE p.prokind = 'f'
              AND NOT EXISTS (SELECT FROM pg_type r WHERE r.typtype = 'p' AND r.oid = ANY (p.proargtypes::oid[]))
              AND p.prorettype NOT IN ('internal'::regtype, 'cstring'::regtype)
-           GROUP BY p.oid ORDER BY p.oid"""
+           GROUP BY p.oid, p.proname, p.pronargs, p.pronargdefaults, p.provolatile, p.proretset ORDER BY p.oid"""
     ).fetchall()
 
 
