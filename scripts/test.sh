@@ -284,7 +284,7 @@ full_lane() {
     # In full on 15 (which has more slack), reduced on the other majors.
     local matrix_size=--short
     [ "$major" = 15 ] && matrix_size=
-    step "[pg$major] the event matrix ($([ -n "$matrix_size" ] && echo reduced || echo full)): every generator after cp -a, a file copy of a running server during a backup, one backup restored twice, two promoted clones, failovers with the new primary's clock 1 s, 4 s and 60 s behind (faketime), pg_upgrade --copy and --link, then each kind of configuration write and the new values; copies of servers where each subset of generators ran: 0 duplicates or the documented refusal (55000)"
+    step "[pg$major] the event matrix ($([ -n "$matrix_size" ] && echo reduced || echo full)): every generator after cp -a, a file copy of a running server during a backup, one backup restored twice, two promoted clones, failovers with the new primary's clock 1 s, 4 s and 60 s behind (faketime), pg_upgrade --copy and --link, then each kind of configuration write and the new values; copies of servers where each subset of generators ran; explicit values in the configuration file, a database's, a role's, first seen from a session with derived ones: 0 duplicates or the documented refusal (55000)"
     "$VENV_PYTHON" "$REPO/tests/event_matrix.py" "$WORK/event_matrix$major" --pg-config "$PG_CONFIG" \
         --port-base $((COMB_EXT_TEST_PORT + 70)) $matrix_size
 

@@ -12,7 +12,9 @@ Built from three lists, every combination run by the same code:
               ALTER SYSTEM of the same identity values (failover), ALTER SYSTEM of only the sno
               partition, and last the documented remedy, new values of the identity settings;
 and copies (cp -a) of servers on which each subset of the generators ran before the copy: none, each
-one alone, all.
+one alone, all; and copies (cp -a) of servers whose explicit identity values live in one place each (PLACES:
+the configuration file, a database's, a role's, a role's in one database, two databases with different
+values), the copy first checked by a session whose values are derived.
 
 In each phase every server of the event runs SESSIONS sessions of every generator at once. A cell is
 (event, phase, generator); it passes when each server did what the docs promise there (values, or the
@@ -22,7 +24,7 @@ the duplicates, the refusals by SQLSTATE, what the docs promise, PASS or FAIL), 
 "event matrix: N passed, N failed[, N skipped]" (skipped: no libfaketime for the failovers). A control
 (one sno partition set on a source and its copy after the copy was seen) must repeat values.
 Default: everything, 4 sessions x 8,000 values; --short: a failover 4 s behind, no pg_upgrade --link, three
-events and three subsets, 4 x 4,000; --long: 8 x 25,000; --quick: the quick cell, one event row (cp -a of a
+events, three subsets and two places (the configuration file, two databases), 4 x 4,000; --long: 8 x 25,000; --quick: the quick cell, one event row (cp -a of a
 stopped server, every generator, every phase of that row) and its control, 2 x 2,000 (no other event, no
 failover, no subsets, no pg_upgrade; it says so in its first line).
 
@@ -151,6 +153,35 @@ class Server:
                     return
             time.sleep(0.1)
         raise RuntimeError(f"{self.name} still in recovery")
+
+
+class Scope:
+    """Sessions of one server in one database as one role: where per-database and per-role settings apply."""
+
+    def __init__(self, server, dbname, user="postgres"):
+        self.server, self.dbname, self.user = server, dbname, user
+        self.name = f"{server.name}[{dbname}{'' if user == 'postgres' else ' as ' + user}]"
+
+    def connect(self):
+        return psycopg.connect(host=self.server.dir, port=self.server.port, user=self.user, dbname=self.dbname,
+                               autocommit=True)
+
+
+# Where an explicit identity value lives (docs/guarantees.md: every value a setting has is recorded when a
+# copy is seen, whichever session sees it first). Each row: the statements that set values there (VALUES is
+# replaced by each setting's), the scopes whose sessions have them, and the scope that sees the copy first,
+# whose values are derived (the configuration file's row gives it a database that sets its own back to derived).
+DERIVED = {"sno": -1, "muid": "", "uid8": -1}
+PLACES = [
+    ("the configuration file (ALTER SYSTEM)", ["ALTER SYSTEM SET {setting} = '{value}'"], ["a"],
+     ["ALTER DATABASE plain SET {setting} = '{derived}'"]),
+    ("a database's own values (ALTER DATABASE)", ["ALTER DATABASE a SET {setting} = '{value}'"], ["a"], []),
+    ("a role's own values (ALTER ROLE)", ["ALTER ROLE r SET {setting} = '{value}'"], ["plain as r"], []),
+    ("a role's own values in one database (ALTER ROLE ... IN DATABASE)",
+     ["ALTER ROLE r IN DATABASE a SET {setting} = '{value}'"], ["a as r"], []),
+    ("two databases with different values (ALTER DATABASE)",
+     ["ALTER DATABASE a SET {setting} = '{value}'", "ALTER DATABASE b SET {setting} = '{other}'"], ["a", "b"], []),
+]
 
 
 def copy_tree(source, destination):
@@ -470,6 +501,67 @@ class Matrix:
         source.run("ALTER SYSTEM RESET comb_ext.sno_partition", "SELECT pg_reload_conf()")
         time.sleep(1)
 
+    def places(self):
+        """cp -a of a server whose explicit identity values live in one place (PLACES), the copy first seen by
+        a session whose values are derived; then the values set apart where they live."""
+        # The source's values at offsets 0 and 1, the copy's new ones at 10 and 11 (uid8: 6, 7, then 12, 13).
+        values = lambda n: {"sno": 300 + n, "muid": f"0x{0x10000000300 + n:x}",  # noqa: E731
+                            "uid8": 6 + n if n < 10 else 2 + n}
+        rows = PLACES if self.args.size == "full" else [PLACES[0], PLACES[-1]]
+        for row, (place, statements, explicit_scopes, plain_statements) in enumerate(rows):
+            source = self.fresh_source("place_source", ran=())
+            source.run("CREATE ROLE r LOGIN SUPERUSER", "CREATE DATABASE plain", "CREATE DATABASE a",
+                       "CREATE DATABASE b", "LOAD 'comb_ext'")
+
+            def set_values(server, offset):
+                with server.connect() as conn:
+                    conn.execute("LOAD 'comb_ext'")
+                    for family, setting in SETTING.items():
+                        for statement in statements:
+                            conn.execute(statement.format(setting=setting, value=values(offset)[family],
+                                                          other=values(offset + 1)[family]))
+                        for statement in plain_statements:
+                            conn.execute(statement.format(setting=setting, derived=DERIVED[family]))
+                    conn.execute("SELECT pg_reload_conf()")
+
+            set_values(source, 0)
+            for dbname in ("plain", "a", "b"):
+                with Scope(source, dbname).connect() as conn:
+                    conn.execute("CREATE EXTENSION comb_ext")
+            scopes = lambda server: [Scope(server, "plain")] + [  # noqa: E731
+                Scope(server, *s.split(" as ")) for s in explicit_scopes]
+            # Values made where each value lives before the copy, so the source has marks past them.
+            for scope in scopes(source):
+                with scope.connect() as conn:
+                    conn.execute(f"SELECT {', '.join(GENERATORS.values())}")
+            copy = self.cp_stopped(source)[0]
+            # The first check on the copy comes from a session whose values are all derived.
+            with Scope(copy, "plain").connect() as conn:
+                first = dict(conn.execute("SELECT setting, refused FROM comb_ext_identity()").fetchall())
+            print(f"{place}: the copy first checked from {Scope(copy, 'plain').name}: refused "
+                  f"{', '.join(k for k, v in first.items() if v) or 'nothing'}", flush=True)
+            roles = [(scope, "source") for scope in scopes(source)] + [(scopes(copy)[0], "plain")] + [
+                (scope, "explicit") for scope in scopes(copy)[1:]]
+            changed = set()
+
+            def expect(role, g):
+                family = IDENTITY_OF[g]
+                if role == "source" or family is None or (role == "explicit" and family in changed):
+                    return None
+                # The derived uid8 cluster id (0) is the source's too; derived sno and muid differ by themselves.
+                return REFUSED if family == "uid8" or role == "explicit" else None
+
+            seen = collections.defaultdict(set)
+            event = f"cp -a, explicit values in {place}"
+            self.phase(event, "as found", roles, seen, expect)
+            set_values(copy, 10)
+            changed.update(("sno", "muid", "uid8"))
+            time.sleep(1)
+            self.phase(event, "after new values where they live", roles, seen, expect)
+            copy.done()
+            source.done()
+            shutil.rmtree(source.dir, ignore_errors=True)
+
     def subsets(self):
         subsets = [()] + [(g,) for g in GENERATORS] + [tuple(GENERATORS)]
         if self.args.size == "short":
@@ -621,6 +713,7 @@ def main():
             source = matrix.fresh_source("source")
             matrix.copy_events(source)
             matrix.subsets()
+            matrix.places()
             matrix.upgrades(source)
     finally:
         matrix.stop_all()

@@ -6,6 +6,8 @@
 //! has started, as upstream sno's default partition changes across restarts. The system identifier
 //! and the timeline stay in, so that a promoted clone differs even were the draw to repeat.
 
+use std::collections::BTreeSet;
+
 /// 2^64 / golden ratio: consecutive timelines land far apart in every folded field.
 const TIMELINE_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -124,25 +126,33 @@ pub fn setting_digest(value: &str) -> u64 {
 }
 
 /// The record in `comb_ext/identity`: the place the identity settings were last checked at, and
-/// for each setting that a copy or promotion found still to be the source's, the digest of the
-/// value it had then. While the place stays the same, the setting is refused in any backend whose
-/// value has that digest: only a value set after the copy or promotion was seen is accepted, not a
-/// configuration file's time, and a session, role or database still at the source's value is
-/// refused even once another one has been set apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// for each setting, the digests of every value it had on the server when a copy or promotion was
+/// first seen there (the session's, the configuration files', each database's and role's). While the
+/// place stays the same, the setting is refused in any backend whose value has one of those
+/// digests: only a value set after the copy or promotion was seen is accepted, not a configuration
+/// file's time, and a session, role or database still at one of the source's values is refused
+/// even once another one has been set apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdentityRecord {
     pub place: Place,
-    pub copied: [Option<u64>; 3],
+    pub copied: [BTreeSet<u64>; 3],
 }
 
-/// v2 keeps the directory's birth time after its inode; v1 (earlier 0.6.0 builds) did not, and is read
-/// with 0 there.
-const IDENTITY_VERSION: &str = "identity v2";
+/// v3 keeps every value a setting had (digests joined by commas); v2 kept one, the checking session's,
+/// and v1 (earlier 0.6.0 builds) had no birth time either (read with 0 there).
+const IDENTITY_VERSION: &str = "identity v3";
+const IDENTITY_VERSION_2: &str = "identity v2";
 const IDENTITY_VERSION_1: &str = "identity v1";
 
 impl IdentityRecord {
     pub fn to_text(&self) -> String {
-        let copied = self.copied.map(|p| p.map_or("-".to_string(), |d| format!("{d:016x}")));
+        let copied = self.copied.each_ref().map(|digests| {
+            if digests.is_empty() {
+                "-".to_string()
+            } else {
+                digests.iter().map(|d| format!("{d:016x}")).collect::<Vec<_>>().join(",")
+            }
+        });
         format!(
             "{IDENTITY_VERSION} {} {} {:032x} {} {} {}\n",
             self.place.origin.inode,
@@ -154,46 +164,64 @@ impl IdentityRecord {
         )
     }
 
-    /// The record in a file's text, or None if it is not exactly what `to_text` writes (or a v1 record).
+    /// The record in a file's text, or None if it is not exactly what `to_text` writes (or a v2 or v1
+    /// record: one digest per setting at most).
     pub fn from_text(text: &str) -> Option<IdentityRecord> {
         fn number<T: std::str::FromStr + ToString>(field: &str) -> Option<T> {
             field.parse().ok().filter(|n: &T| n.to_string() == field)
         }
         let line = text.strip_suffix('\n')?;
-        // The fields past the birth time, and the birth time: v2 has it second, v1 has none (0).
-        let (fields, born): (Vec<&str>, u64) = if let Some(rest) = line.strip_prefix(IDENTITY_VERSION) {
-            let mut fields: Vec<&str> = rest.strip_prefix(' ')?.split(' ').collect();
+        // The fields past the birth time, the birth time, and how many digests a setting may have: v3 and
+        // v2 have the birth time second, v1 none (0); v3 lists digests, v2 and v1 kept one.
+        let with_birth_time = |rest: &str, most: usize| -> Option<(Vec<String>, u64, usize)> {
+            let mut fields: Vec<String> = rest.strip_prefix(' ')?.split(' ').map(str::to_string).collect();
             if fields.len() != 8 {
                 return None;
             }
-            let born = number(fields.remove(1))?;
-            (fields, born)
+            let born = number(&fields.remove(1))?;
+            Some((fields, born, most))
+        };
+        let (fields, born, most) = if let Some(rest) = line.strip_prefix(IDENTITY_VERSION) {
+            with_birth_time(rest, usize::MAX)?
+        } else if let Some(rest) = line.strip_prefix(IDENTITY_VERSION_2) {
+            with_birth_time(rest, 1)?
         } else {
-            (line.strip_prefix(IDENTITY_VERSION_1)?.strip_prefix(' ')?.split(' ').collect(), 0)
+            let fields = line.strip_prefix(IDENTITY_VERSION_1)?.strip_prefix(' ')?.split(' ').map(str::to_string);
+            (fields.collect(), 0, 1)
         };
         if fields.len() != 7 {
             return None;
         }
-        let machine = Some(fields[1]).filter(|m| m.len() == 32).and_then(|m| u128::from_str_radix(m, 16).ok())?;
+        let machine = Some(&fields[1]).filter(|m| m.len() == 32).and_then(|m| u128::from_str_radix(m, 16).ok())?;
         let place = Place {
-            origin: Origin { inode: number(fields[0])?, machine, born },
-            system_identifier: number(fields[2])?,
-            timeline: number(fields[3])?,
+            origin: Origin { inode: number(&fields[0])?, machine, born },
+            system_identifier: number(&fields[2])?,
+            timeline: number(&fields[3])?,
         };
-        let mut copied = [None; 3];
-        for (slot, field) in copied.iter_mut().zip(&fields[4..]) {
-            *slot = match *field {
-                "-" => None,
-                digest if digest.len() == 16 => Some(u64::from_str_radix(digest, 16).ok()?),
-                _ => return None,
-            };
+        let mut copied: [BTreeSet<u64>; 3] = Default::default();
+        for (digests, field) in copied.iter_mut().zip(&fields[4..]) {
+            if field == "-" {
+                continue;
+            }
+            let listed: Vec<&str> = field.split(',').collect();
+            if listed.len() > most {
+                return None;
+            }
+            for digest in listed {
+                // Written in ascending order, each once, 16 hex digits.
+                let value = Some(digest).filter(|d| d.len() == 16).and_then(|d| u64::from_str_radix(d, 16).ok())?;
+                if digests.last().is_some_and(|&last| last >= value) {
+                    return None;
+                }
+                digests.insert(value);
+            }
         }
         Some(IdentityRecord { place, copied })
     }
 }
 
 /// What a data directory holds of earlier identity checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Past {
     /// No check ran here: the extension is being created (or was made by a version that kept no
     /// record), so the place is taken as it is.
@@ -213,21 +241,30 @@ pub fn version_keeps_record(version: &str) -> bool {
     !["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0"].contains(&version)
 }
 
-/// What the identity settings' check decides at `here` with the settings as they are: the record
-/// to keep, and which settings are refused. A first check takes the place as it is. At the recorded
-/// place, a setting is refused while its value is the one it had when the copy or promotion was
-/// seen. At another place (a copy, an upgrade, a promotion), or with the record lost, every setting
-/// a copy must not go on with is refused at its present value, whatever it was before.
-pub fn check_identity(past: Past, here: Place, settings: [IdentitySetting; 3]) -> (IdentityRecord, [bool; 3]) {
-    let mut copied = [None; 3];
-    for (i, setting) in settings.iter().enumerate() {
-        copied[i] = match past {
-            Past::FirstCheck => None,
-            Past::Checked(r) if r.place.same_as(&here) => r.copied[i],
-            Past::Checked(_) | Past::Lost => setting.must_change_on_copy.then_some(setting.digest),
-        };
-    }
-    let refused = std::array::from_fn(|i| copied[i] == Some(settings[i].digest));
+/// What the identity settings' check decides at `here` with the settings as this session has them:
+/// the record to keep, and which settings are refused. A first check takes the place as it is. At the
+/// recorded place, a setting is refused while its value is one it had when the copy or promotion was
+/// seen. At another place (a copy, an upgrade, a promotion), or with the record lost, every value a
+/// setting has on the server that a copy must not go on with is recorded, and refused: the session's,
+/// and those `everywhere` gives (the configuration files', each database's and role's), asked only then.
+pub fn check_identity(
+    past: Past,
+    here: Place,
+    settings: [IdentitySetting; 3],
+    everywhere: impl FnOnce() -> [Vec<IdentitySetting>; 3],
+) -> (IdentityRecord, [bool; 3]) {
+    let copied = match past {
+        Past::FirstCheck => Default::default(),
+        Past::Checked(record) if record.place.same_as(&here) => record.copied,
+        Past::Checked(_) | Past::Lost => {
+            let mut everywhere = everywhere();
+            std::array::from_fn(|i| {
+                everywhere[i].push(settings[i]);
+                everywhere[i].iter().filter(|s| s.must_change_on_copy).map(|s| s.digest).collect()
+            })
+        }
+    };
+    let refused = std::array::from_fn(|i| copied[i].contains(&settings[i].digest));
     (IdentityRecord { place: here, copied }, refused)
 }
 
@@ -286,26 +323,40 @@ mod tests {
         }
     }
 
+    fn digests<const N: usize>(values: [u64; N]) -> BTreeSet<u64> {
+        values.into_iter().collect()
+    }
+
     #[test]
     fn identity_records_round_trip() {
         let origin = Origin { inode: 77, machine: 0xabc, born: 1_795_830_430_004_733_161 };
         let place = Place { origin, system_identifier: 7_000_000_000, timeline: 3 };
-        for copied in [[None; 3], [Some(1), None, Some(u64::MAX)]] {
+        for copied in [
+            Default::default(),
+            [digests([1]), digests([]), digests([u64::MAX])],
+            [digests([3, 1, 2]), digests([0]), digests([])],
+        ] {
             let record = IdentityRecord { place, copied };
             assert_eq!(IdentityRecord::from_text(&record.to_text()), Some(record));
         }
         assert_eq!(
-            IdentityRecord { place, copied: [None, Some(0x1f), None] }.to_text(),
-            "identity v2 77 1795830430004733161 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
+            IdentityRecord { place, copied: [digests([]), digests([0x1f, 0x2]), digests([])] }.to_text(),
+            "identity v3 77 1795830430004733161 00000000000000000000000000000abc 7000000000 3 - 0000000000000002,000000000000001f -\n"
         );
-        // Earlier 0.6.0 builds wrote v1, without the birth time: read with 0 there.
+        // Earlier 0.6.0 builds wrote v2, one digest per setting, and v1, without the birth time either (0).
+        assert_eq!(
+            IdentityRecord::from_text(
+                "identity v2 77 1795830430004733161 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
+            ),
+            Some(IdentityRecord { place, copied: [digests([]), digests([0x1f]), digests([])] })
+        );
         assert_eq!(
             IdentityRecord::from_text(
                 "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 000000000000001f -\n"
             ),
             Some(IdentityRecord {
                 place: Place { origin: Origin { born: 0, ..origin }, ..place },
-                copied: [None, Some(0x1f), None]
+                copied: [digests([]), digests([0x1f]), digests([])]
             })
         );
         for bad in [
@@ -315,13 +366,25 @@ mod tests {
             "identity v1 077 00000000000000000000000000000abc 7000000000 3 - - -\n",
             "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 1f -\n",
             "identity v1 77 5 00000000000000000000000000000abc 7000000000 3 - - -\n",
+            "identity v1 77 00000000000000000000000000000abc 7000000000 3 - 0000000000000001,0000000000000002 -\n",
             "identity v2 77 00000000000000000000000000000abc 7000000000 3 - - -\n",
             "identity v2 77 05 00000000000000000000000000000abc 7000000000 3 - - -\n",
             "identity v2 77 -5 00000000000000000000000000000abc 7000000000 3 - - -\n",
-            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - - -\n",
+            "identity v2 77 5 00000000000000000000000000000abc 7000000000 3 - 0000000000000001,0000000000000002 -\n",
+            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - 0000000000000002,0000000000000001 -\n",
+            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - 0000000000000001,0000000000000001 -\n",
+            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - 0000000000000001, -\n",
+            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - ,0000000000000001 -\n",
+            "identity v3 77 5 00000000000000000000000000000abc 7000000000 3 - - - -\n",
+            "identity v4 77 5 00000000000000000000000000000abc 7000000000 3 - - -\n",
         ] {
             assert_eq!(IdentityRecord::from_text(bad), None, "{bad:?}");
         }
+    }
+
+    /// No other value of the settings anywhere (no database or role sets its own, the files none).
+    fn nowhere() -> [Vec<IdentitySetting>; 3] {
+        Default::default()
     }
 
     #[test]
@@ -336,34 +399,77 @@ mod tests {
         let derived = |value: &str| IdentitySetting { digest: setting_digest(value), must_change_on_copy: false };
         let settings = |cluster: &str| [derived("-1"), derived(""), uid8(cluster)];
         // A first check takes the place as it is; the source goes on.
-        let (first, refused) = check_identity(Past::FirstCheck, source, settings("-1"));
-        assert_eq!((first, refused), (IdentityRecord { place: source, copied: [None; 3] }, [false; 3]));
-        assert_eq!(check_identity(Past::Checked(first), source, settings("-1")), (first, [false; 3]));
-        for past in [Past::Checked(first), Past::Lost] {
+        let (first, refused) = check_identity(Past::FirstCheck, source, settings("-1"), nowhere);
+        assert_eq!((&first, refused), (&IdentityRecord { place: source, copied: Default::default() }, [false; 3]));
+        assert_eq!(
+            check_identity(Past::Checked(first.clone()), source, settings("-1"), nowhere),
+            (first.clone(), [false; 3])
+        );
+        for past in [Past::Checked(first.clone()), Past::Lost] {
             for elsewhere in [copy, copy_on_a_new_volume, promoted, upgraded] {
                 // Found elsewhere: refused at the value it has, even one set on the source before the copy.
                 for value in ["-1", "3"] {
-                    let (seen, refused) = check_identity(past, elsewhere, settings(value));
+                    let (seen, refused) = check_identity(past.clone(), elsewhere, settings(value), nowhere);
                     assert_eq!(refused, [false, false, true]);
                     assert_eq!(seen.place, elsewhere);
                     // Nothing but another value lifts it: restarts, and other settings' changes, do not.
-                    let (again, refused) =
-                        check_identity(Past::Checked(seen), elsewhere, [uid8("77"), derived("x"), uid8(value)]);
+                    let (again, refused) = check_identity(
+                        Past::Checked(seen.clone()),
+                        elsewhere,
+                        [uid8("77"), derived("x"), uid8(value)],
+                        nowhere,
+                    );
                     assert_eq!(refused, [false, false, true]);
                     assert_eq!(again.copied[2], seen.copied[2]);
-                    let (lifted, refused) = check_identity(Past::Checked(again), elsewhere, settings("12"));
+                    let (lifted, refused) = check_identity(Past::Checked(again), elsewhere, settings("12"), nowhere);
                     assert_eq!(refused, [false; 3]);
                     // A backend still at the copied value (a session's SET, a database's or role's
                     // setting, or the value set back) is refused, after another was accepted too.
-                    let (back, refused) = check_identity(Past::Checked(lifted), elsewhere, settings(value));
+                    let (back, refused) = check_identity(Past::Checked(lifted), elsewhere, settings(value), nowhere);
                     assert_eq!((back, refused), (seen, [false, false, true]));
                 }
             }
         }
         // Explicit sno partitions and medallions must change on a copy too; derived ones differ by themselves.
         let explicit = [uid8("5"), uid8("42"), uid8("1")];
-        assert_eq!(check_identity(Past::Checked(first), copy, explicit).1, [true, true, true]);
-        assert_eq!(check_identity(Past::Lost, source, explicit).1, [true, true, true]);
+        assert_eq!(check_identity(Past::Checked(first), copy, explicit, nowhere).1, [true, true, true]);
+        assert_eq!(check_identity(Past::Lost, source, explicit, nowhere).1, [true, true, true]);
+    }
+
+    #[test]
+    fn a_copy_records_every_value_the_settings_have_on_the_server() {
+        let source = Place { origin: Origin { inode: 1, machine: 9, born: 1_000 }, system_identifier: 5, timeline: 1 };
+        let copy = Place { origin: Origin { born: 2_000, ..source.origin }, ..source };
+        let explicit = |value: i64| IdentitySetting::of(value, true);
+        let derived = IdentitySetting::of(-1, false);
+        let first = IdentityRecord { place: source, copied: Default::default() };
+        // The configuration file's medallion 100 and sno partition 21, database b's medallion 200, a role's
+        // uid8 cluster id 7; a derived sno partition in another database (not recorded: it differs by itself).
+        let everywhere = || [vec![explicit(21), derived], vec![explicit(100), explicit(200)], vec![explicit(7)]];
+        // The first session to see the copy has derived values (and uid8's derived 0): every explicit value
+        // elsewhere is recorded all the same.
+        let (seen, refused) =
+            check_identity(Past::Checked(first.clone()), copy, [derived, derived, explicit(0)], everywhere);
+        assert_eq!(refused, [false, false, true]);
+        assert_eq!(
+            seen.copied.each_ref().map(|d| d.len()),
+            [1, 2, 2],
+            "the partition 21, the medallions 100 and 200, the cluster ids 0 and 7"
+        );
+        // Then each database and role is refused at its own value, until it is set apart.
+        for (settings, expected) in [
+            ([explicit(21), explicit(200), explicit(7)], [true, true, true]),
+            ([explicit(21), explicit(100), explicit(3)], [true, true, false]),
+            ([explicit(22), explicit(201), explicit(0)], [false, false, true]),
+            ([derived, derived, explicit(8)], [false, false, false]),
+        ] {
+            // At the recorded place, the values everywhere are not asked again.
+            let (kept, refused) = check_identity(Past::Checked(seen.clone()), copy, settings, || unreachable!());
+            assert_eq!((&kept, refused), (&seen, expected), "{settings:?}");
+        }
+        // Nothing is asked at a first check, or at the place of the record.
+        check_identity(Past::FirstCheck, copy, [derived, derived, explicit(0)], || unreachable!());
+        check_identity(Past::Checked(first), source, [derived, derived, explicit(0)], || unreachable!());
     }
 
     #[test]
@@ -374,13 +480,13 @@ mod tests {
         let unknown = Place { origin: Origin { born: 0, ..now.origin }, ..now };
         let settings = [IdentitySetting::of(7, true); 3];
         for (recorded, here) in [(unknown, now), (now, unknown)] {
-            let record = IdentityRecord { place: recorded, copied: [None; 3] };
-            let (kept, refused) = check_identity(Past::Checked(record), here, settings);
+            let record = IdentityRecord { place: recorded, copied: Default::default() };
+            let (kept, refused) = check_identity(Past::Checked(record), here, settings, nowhere);
             assert_eq!((kept.place, refused), (here, [false; 3]));
         }
         let elsewhere = Place { origin: Origin { inode: 2, ..unknown.origin }, ..unknown };
-        let record = IdentityRecord { place: now, copied: [None; 3] };
-        assert_eq!(check_identity(Past::Checked(record), elsewhere, settings).1, [true; 3]);
+        let record = IdentityRecord { place: now, copied: Default::default() };
+        assert_eq!(check_identity(Past::Checked(record), elsewhere, settings, nowhere).1, [true; 3]);
     }
 
     #[test]

@@ -384,7 +384,7 @@ fn from_origin(function: &str, here: Place, uid8_digest: u64) -> Option<Identity
     });
     Some(IdentityRecord {
         place: Place { origin: origin.origin, ..here },
-        copied: [None, None, origin.copied_at.map(|_| uid8_digest)],
+        copied: [Default::default(), Default::default(), origin.copied_at.map(|_| uid8_digest).into_iter().collect()],
     })
 }
 

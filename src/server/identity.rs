@@ -37,6 +37,12 @@ pub fn effective_uid8_cluster_id() -> i32 {
     if setting >= 0 {
         return setting;
     }
+    derived_uid8_cluster_id()
+}
+
+/// The cluster id uid8's values carry where `comb_ext.uid8_cluster_id` is unset (-1): a Citus node's
+/// group id, else 0.
+pub fn derived_uid8_cluster_id() -> i32 {
     if let Some(derived) = DERIVED_UID8_CLUSTER_ID.get() {
         return derived;
     }

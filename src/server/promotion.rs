@@ -49,16 +49,98 @@ fn check(function: &str, values: [i64; 3]) -> [bool; 3] {
     ];
     let (stored, in_its_file) =
         crate::server::high_water::read_identity(function, here, settings[IdentityOf::Uid8 as usize].digest);
-    let past = match stored {
-        Some(record) => Past::Checked(record),
+    let past = match &stored {
+        Some(record) => Past::Checked(record.clone()),
         None if record_expected() => Past::Lost,
         None => Past::FirstCheck,
     };
-    let (record, refused) = check_identity(past, here, settings);
-    if !in_its_file || stored != Some(record) {
+    let (record, refused) = check_identity(past, here, settings, values_everywhere);
+    if !in_its_file || stored.as_ref() != Some(&record) {
         crate::server::high_water::write_identity(function, &record);
     }
     refused
+}
+
+/// Every value the identity settings have on this server besides the session's, as `check` compares
+/// them: the configuration files' (`postgresql.conf` with what it includes, then
+/// `postgresql.auto.conf`: the one PostgreSQL applies) and each `pg_db_role_setting` entry's (a shared
+/// catalog: every database's and role's, which travel with a copy). Asked only when a copy or
+/// promotion is first seen, so that a database or role with a value of its own is refused too, whichever
+/// session sees the copy first. Values given on the postmaster's command line or by clients (`SET`,
+/// connection options) are not the data directory's, and count only in the session that has them.
+fn values_everywhere() -> [Vec<IdentitySetting>; 3] {
+    let mut texts: [Vec<String>; 3] = Default::default();
+    let files = configuration_files();
+    for (i, name) in IDENTITY_SETTINGS.iter().enumerate() {
+        if let Some((_, value)) = files.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            texts[i].push(value.clone());
+        }
+    }
+    for entry in database_and_role_settings() {
+        let Some((name, value)) = entry.split_once('=') else { continue };
+        if let Some(i) = IDENTITY_SETTINGS.iter().position(|s| s.eq_ignore_ascii_case(name)) {
+            texts[i].push(value.to_string());
+        }
+    }
+    // As the settings read them; a value the setting would not take is no value it has.
+    let [sno, medallion, uid8] = texts;
+    [
+        sno.iter().filter_map(|t| guc_int(t)).filter(|v| (-1..=i32::from(u16::MAX)).contains(v)).map(|v| IdentitySetting::of(v.into(), v != -1)).collect(),
+        medallion.iter().filter_map(|t| crate::rules::muid::parse_medallion(t)).map(|v| IdentitySetting::of(v, true)).collect(),
+        uid8.iter()
+            .filter_map(|t| guc_int(t))
+            .filter(|v| (-1..=15).contains(v))
+            .map(|v| if v == -1 { crate::server::identity::derived_uid8_cluster_id() } else { v })
+            .map(|v| IdentitySetting::of(v.into(), true))
+            .collect(),
+    ]
+}
+
+/// An integer setting's text as PostgreSQL reads it (decimal, 0x hex, octal, spaces around).
+fn guc_int(text: &str) -> Option<i32> {
+    let text = std::ffi::CString::new(text).ok()?;
+    let mut value = 0;
+    // SAFETY: a NUL-terminated string; parse_int reports a bad value by its result, it raises nothing.
+    unsafe { pg_sys::parse_int(text.as_ptr(), &mut value, 0, std::ptr::null_mut()) }.then_some(value)
+}
+
+/// Every `name = value` of the configuration files, in the order PostgreSQL applies them.
+fn configuration_files() -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    let (mut head, mut tail) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: ParseConfigFile reads the files as pg_file_settings does, reporting what it cannot read at
+    // DEBUG1 (not an error: a file it cannot read holds no value); the list is palloc'd and freed here.
+    unsafe {
+        let elevel = pg_sys::DEBUG1 as i32;
+        if !pg_sys::ConfigFileName.is_null() {
+            pg_sys::ParseConfigFile(pg_sys::ConfigFileName, true, std::ptr::null(), 0, 0, elevel, &mut head, &mut tail);
+        }
+        // Relative to the data directory, as PostgreSQL reads it.
+        pg_sys::ParseConfigFile(c"postgresql.auto.conf".as_ptr(), false, std::ptr::null(), 0, 0, elevel, &mut head, &mut tail);
+        let mut item = head;
+        while !item.is_null() {
+            let text = |p: *mut std::ffi::c_char| {
+                if p.is_null() { String::new() } else { std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned() }
+            };
+            lines.push((text((*item).name), text((*item).value)));
+            item = (*item).next;
+        }
+        pg_sys::FreeConfigVariables(head);
+    }
+    lines
+}
+
+/// Every `name=value` of `pg_db_role_setting`: each database's, role's, and role's in a database.
+fn database_and_role_settings() -> Vec<String> {
+    let query = "SELECT pg_catalog.unnest(setconfig) FROM pg_catalog.pg_db_role_setting";
+    Spi::connect(|client| -> pgrx::spi::SpiResult<Vec<String>> {
+        let mut entries = Vec::new();
+        for row in client.select(query, None, &[])? {
+            entries.extend(row.get::<String>(1)?);
+        }
+        Ok(entries)
+    })
+    .unwrap_or_else(|e| pgrx::error!("could not read pg_db_role_setting: {e}"))
 }
 
 /// Whether this data directory should hold `comb_ext/identity` already: the extension's catalog is

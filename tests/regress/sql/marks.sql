@@ -18,7 +18,7 @@ SELECT pg_get_function_result('comb_ext_marks()'::regprocedure);
 -- written by CREATE EXTENSION): nothing is refused on the server they were set on.
 SELECT * FROM comb_ext_identity() ORDER BY setting;
 SELECT (pg_stat_file('comb_ext/identity')).size > 0 AS identity_recorded,
-       pg_read_file('comb_ext/identity') ~ '^identity v2 [0-9]+ [0-9]+ [0-9a-f]{32} [0-9]+ [0-9]+ - - -\n$' AS nothing_pending;
+       pg_read_file('comb_ext/identity') ~ '^identity v3 [0-9]+ [0-9]+ [0-9a-f]{32} [0-9]+ [0-9]+ - - -\n$' AS nothing_pending;
 
 -- Every file the extension keeps in comb_ext/ has its row, whatever it is: listed from the
 -- directory, not from a list of names (a write's temporary file, `.name.pid.n.tmp`, is not kept).
