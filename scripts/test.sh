@@ -281,6 +281,10 @@ full_lane() {
     step "[pg$major] copies onto a new volume (loop-mounted fresh ext4, the source's inode number): cp -a with explicit identities and pg_basebackup with default ones recognised by the directory's birth time (55000); the volume remounted on another loop device and the directory renamed: nothing refused"
     bash "$REPO/tests/new_volume.sh" "$WORK/new_volume$major"
 
+    step "[pg$major] active-active logical replication (16 and later): two primaries subscribed to each other with origin = none, 4 + 4 writers, every generator as a key, each server its own uid8 cluster id: no id made on both, every row on both, no apply error or conflict; the control (one uid8 cluster id on both) conflicts"
+    "$VENV_PYTHON" "$REPO/tests/active_active.py" "$WORK/active_active$major" --pg-config "$PG_CONFIG" \
+        --port-base $((COMB_EXT_TEST_PORT + 64))
+
     # In full on 15 (which has more slack), reduced on the other majors.
     local matrix_size=--short
     [ "$major" = 15 ] && matrix_size=
