@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building and testing comb_ext needs on Debian 12, skipping what is already there:
 # PostgreSQL 15 with its server headers, clang for bindgen, g++ for libFuzzer (tests/fuzz.sh), sudo,
-# faketime (tests/clock_step.sh steps a running server's clock), cargo-pgrx 0.18.1, and a Python venv
+# faketime (tests/clock_step.sh steps a running server's clock), xfsprogs and btrfs-progs (tests/new_volume.sh makes
+# fresh xfs and btrfs volumes), cargo-pgrx 0.18.1, and a Python venv
 # with psycopg 3 for tests/watermark_harness.py and python-ulid 4.1.0 for tests/text_forms.py.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-packages=(postgresql-15 postgresql-server-dev-15 libclang-dev clang g++ sudo faketime python3 python3-venv)
+packages=(postgresql-15 postgresql-server-dev-15 libclang-dev clang g++ sudo faketime python3 python3-venv xfsprogs btrfs-progs)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

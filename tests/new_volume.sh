@@ -10,7 +10,8 @@
 #   2. default identities: pg_basebackup of the running source onto a fresh volume, started as a primary beside
 #      it: uid8_new refuses (55000);
 #   3. benign: the source's volume unmounted and mounted again on another loop device (a new device number, as
-#      after a reboot), and its data directory renamed within its volume (mv): nothing refused.
+#      after a reboot), and its data directory renamed within its volume (mv): nothing refused;
+#   4. as 1., on fresh xfs and btrfs volumes (each skipped, with a line saying so, without its mkfs tool).
 # Each copy's inode number must equal its source's (else the situation is not the one to test: FAILED).
 # Skipped, with a line saying so, where loop devices cannot be mounted.
 #   bash tests/new_volume.sh [work dir]     (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 62, + 63)
@@ -34,11 +35,16 @@ for m in "$WORK"/vol-*; do [ -d "$m" ] && umount "$m" 2>/dev/null || true; done
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
-# volume NAME: a fresh 160 MB ext4 file system, loop-mounted at $WORK/vol-NAME (owned by postgres).
+# volume NAME [TYPE]: a fresh file system (ext4 unless TYPE says xfs or btrfs), loop-mounted at $WORK/vol-NAME
+# (owned by postgres); a sparse image, 320 MB for xfs (its least), 160 MB otherwise.
 volume() {
-    local image="$WORK/$1.img" dir="$WORK/vol-$1"
-    truncate -s 160M "$image"
-    mkfs.ext4 -q -F "$image"
+    local image="$WORK/$1.img" dir="$WORK/vol-$1" type=${2:-ext4}
+    truncate -s "$([ "$type" = xfs ] && echo 320M || echo 160M)" "$image"
+    case $type in
+        ext4) mkfs.ext4 -q -F "$image" ;;
+        xfs) mkfs.xfs -q -f "$image" ;;
+        btrfs) mkfs.btrfs -q -f "$image" >/dev/null ;;
+    esac
     mkdir -p "$dir"
     mount -o loop "$image" "$dir"
     mounts+=("$dir")
@@ -145,5 +151,36 @@ printf '%s\n' "unix_socket_directories = '$src'" >>"$src/postgresql.conf"
 cluster_start "$src" "$SOURCE_PORT" >/dev/null
 all_generators "$src" "$SOURCE_PORT" "renamed within its volume" ok
 cluster_stop "$src"
+echo "4. explicit identities, cp -a of the stopped source onto a fresh volume, on xfs and btrfs"
+# Their inode numbers: a fresh btrfs starts every volume's at 257, xfs's follow its layout; either way the copy's
+# directory has a new birth time (xfs's and btrfs's statx report it), the signal that recognises it.
+for type in xfs btrfs; do
+    if ! command -v "mkfs.$type" >/dev/null || ! grep -qw "$type" /proc/filesystems; then
+        echo "  $type: SKIPPED: no mkfs.$type or no $type in this kernel (scripts/setup.sh installs ${type}progs)"
+        continue
+    fi
+    volume "${type}a" "$type"
+    volume "${type}b" "$type"
+    src3="$WORK/vol-${type}a/data" copy3="$WORK/vol-${type}b/data"
+    clusters+=("$src3" "$copy3")
+    cluster_start "$src3" "$SOURCE_PORT" "${settings[@]}" "comb_ext.sno_partition = 22" "comb_ext.medallion = '778'" \
+        "comb_ext.uid8_cluster_id = 3" >/dev/null
+    cluster_psql "$src3" "$SOURCE_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
+    all_generators "$src3" "$SOURCE_PORT" "$type source" ok
+    cluster_stop "$src3"
+    as_postgres cp -a "$src3" "$copy3"
+    printf '%s\n' "port = $COPY_PORT" "unix_socket_directories = '$copy3'" >>"$copy3/postgresql.conf"
+    echo "  $type: source inode and birth time $(place "$src3"), copy $(place "$copy3")"
+    if [ "$(place "$copy3" | cut -d' ' -f2)" = 0 ]; then
+        echo "FAILED: $type: no birth time reported: not the situation to test"
+        status=1
+    fi
+    cluster_start "$src3" "$SOURCE_PORT" >/dev/null
+    cluster_start "$copy3" "$COPY_PORT" >/dev/null
+    all_generators "$copy3" "$COPY_PORT" "$type copy" 55000
+    all_generators "$src3" "$SOURCE_PORT" "$type source beside it" ok
+    cluster_stop "$copy3"
+    cluster_stop "$src3"
+done
 [ "$status" = 0 ] && echo "new_volume: passed"
 exit $status
