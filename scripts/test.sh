@@ -425,7 +425,7 @@ else
     for major in "${MAJORS[@]}"; do
         if [ "$major" -ge 14 ] && [ "$major" -le 17 ]; then timescaledb_majors=$((timescaledb_majors + 1)); fi
     done
-    if [ $timescaledb_majors -lt 2 ] && ! printf '%s\n' "${MAJORS[@]}" | grep -qx 16; then
+    if [ $timescaledb_majors -lt 2 ] && ! grep -qx 16 <(printf '%s\n' "${MAJORS[@]}"); then
         lanes+=("16-timescaledb|timescaledb_lane 16")
     fi
 fi

@@ -55,7 +55,7 @@ releases=$(zcat "$doc/changelog.gz" | dpkg-parsechangelog -l - --all --format rf
 [ "$releases" -eq "$(grep -c '^## [0-9]' "$REPO/CHANGELOG.md")" ] ||
     { echo "package: changelog.gz has $releases entries, CHANGELOG.md another number" >&2; exit 1; }
 zcat "$doc/README.md.gz" | cmp -s - "$REPO/README.md" || { echo "package: README.md.gz is not the README" >&2; exit 1; }
-readelf -S "$unpacked$libdir/comb_ext.so" | grep -q '\.symtab' && { echo "package: the library is not stripped" >&2; exit 1; }
+grep -q '\.symtab' <(readelf -S "$unpacked$libdir/comb_ext.so") && { echo "package: the library is not stripped" >&2; exit 1; }
 echo "package: /usr/share/doc/$NAME: copyright (DEP-5, Expat), changelog.gz ($releases releases, newest $newest), README.md.gz; library stripped"
 
 # lintian (Debian's package checker): no error. Its warnings and notes are printed; the source-built
@@ -86,7 +86,7 @@ trap cleanup EXIT
 rm -f "$libdir/comb_ext.so" "$extdir"/comb_ext.control "$extdir"/comb_ext--*.sql
 # Another lane of the test command may hold dpkg's lock for a moment: wait for it.
 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q "$deb" >/dev/null
-dpkg -L "$NAME" | grep -q "$libdir/comb_ext.so" || { echo "package: dpkg -L does not list the library" >&2; exit 1; }
+grep -q "$libdir/comb_ext.so" <(dpkg -L "$NAME") || { echo "package: dpkg -L does not list the library" >&2; exit 1; }
 echo "package: installed with apt-get: $(dpkg-query -W -f='${Package} ${Version} ${Status}' "$NAME")"
 
 cluster_stop "$cluster"
