@@ -4,8 +4,9 @@
 # its mark on disk (up to 2 s past what it issued), and 0.5.0 then reserved 2 s past that again, so
 # muid and the watermarks' floor ran further ahead of the clock at every such restart (0.5.0 here:
 # muid 3.8 s ahead after the first, 16.1 s after the eighth). Now the marks must stay where the
-# first restarts put them: each restart's `ahead` (comb_ext_marks()) within 0.25 s of the second's,
-# and under 3.5 s.
+# first restarts put them: each restart's `ahead` (comb_ext_marks()) within 0.6 s of the second's,
+# and under 3.5 s. The margin is the reading's jitter on a loaded machine (one restart read 0.35 s
+# above the second in a gate run, the next ones back at it), under 0.5.0's creep of 0.8 s per restart.
 #   bash tests/quick_restarts.sh WORK_DIR [RESTARTS]   (expects comb_ext installed; port COMB_EXT_TEST_PORT + 44)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -32,7 +33,7 @@ read -r muid2 floor2 <<<"${aheads[1]}"
 for i in "${!aheads[@]}"; do
     read -r muid floor <<<"${aheads[i]}"
     if ! awk -v m="$muid" -v f="$floor" -v m2="$muid2" -v f2="$floor2" -v i="$i" \
-        'BEGIN { exit !(m < 3.5 && f < 3.5 && (i < 1 || (m - m2 < 0.25 && f - f2 < 0.25))) }'; then
+        'BEGIN { exit !(m < 3.5 && f < 3.5 && (i < 1 || (m - m2 < 0.6 && f - f2 < 0.6))) }'; then
         echo "quick restarts: FAILED after restart $((i + 1)): muid $muid s, watermark $floor s ahead (after the second: $muid2 s, $floor2 s)" >&2
         failures=$((failures + 1))
     fi
