@@ -26,7 +26,7 @@
 #     itself is refused here (55000), as this server has the compiled edition's control file;
 #  4. the differential test against the compiled edition (installed by scripts/test.sh before this
 #     runs): random inputs through both, every result and SQLSTATE equal; 100,000 cases per function
-#     on 15, 20,000 on the other majors, for sno, muid and uid8 and the COMB family (tests/portable_diff.py).
+#     on 18, 20,000 on the other majors, for sno, muid and uid8 and the COMB family (tests/portable_diff.py).
 #   bash tests/portable.sh WORKDIR MAJOR [--quick]   (PGBIN: the major's binaries; port COMB_EXT_TEST_PORT+40)
 # --quick is the quick cell, not the full run: 2.'s install by the unprivileged role with its two refusals,
 # the vectors (sno, muid, uid8, the COMB family; the text forms on 10,000 ids), then 4. on a sample of 2,000
@@ -42,7 +42,7 @@ MAJOR=${2:?major}
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 40))
 PYTHON=${COMB_EXT_PYTHON:-${COMB_EXT_CACHE:-/var/cache/comb_ext}/venv/bin/python}
 CASES=20000 SESSIONS=8 CALLS=2000
-[ "$MAJOR" = 15 ] && CASES=100000 CALLS=5000
+[ "$MAJOR" = 18 ] && CASES=100000 CALLS=5000
 text_forms_count=()  # tests/text_forms.py's default, 100,000 ids of each kind
 if [ "$QUICK" = 1 ]; then
     CASES=2000 text_forms_count=(10000)
