@@ -96,16 +96,23 @@ all_generators() {
     expect_state "$dir" "$port" "$what" "comb_uuid()" ok
 }
 
+# explicit_source DIR WHAT PARTITION MEDALLION CLUSTER_ID: a server made at DIR with those explicit identities, the
+# extension created and every generator run there, then stopped
+explicit_source() {
+    cluster_start "$1" "$SOURCE_PORT" "${settings[@]}" "comb_ext.sno_partition = $3" "comb_ext.medallion = '$4'" \
+        "comb_ext.uid8_cluster_id = $5" >/dev/null
+    clusters+=("$1")
+    cluster_psql "$1" "$SOURCE_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
+    all_generators "$1" "$SOURCE_PORT" "$2" ok
+    cluster_stop "$1"
+}
+
 echo "1. explicit identities, cp -a of the stopped source onto a fresh volume"
 volume a1
 volume b1
 src="$WORK/vol-a1/data" copy="$WORK/vol-b1/data"
-clusters+=("$src" "$copy")
-cluster_start "$src" "$SOURCE_PORT" "${settings[@]}" "comb_ext.sno_partition = 21" "comb_ext.medallion = '777'" \
-    "comb_ext.uid8_cluster_id = 2" >/dev/null
-cluster_psql "$src" "$SOURCE_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
-all_generators "$src" "$SOURCE_PORT" "source" ok
-cluster_stop "$src"
+clusters+=("$copy")
+explicit_source "$src" "source" 21 777 2
 as_postgres cp -a "$src" "$copy"
 printf '%s\n' "port = $COPY_PORT" "unix_socket_directories = '$copy'" >>"$copy/postgresql.conf"
 same_inode "cp -a" "$src" "$copy"
@@ -166,12 +173,8 @@ for type in xfs btrfs; do
     volume "${type}a" "$type"
     volume "${type}b" "$type"
     src3="$WORK/vol-${type}a/data" copy3="$WORK/vol-${type}b/data"
-    clusters+=("$src3" "$copy3")
-    cluster_start "$src3" "$SOURCE_PORT" "${settings[@]}" "comb_ext.sno_partition = 22" "comb_ext.medallion = '778'" \
-        "comb_ext.uid8_cluster_id = 3" >/dev/null
-    cluster_psql "$src3" "$SOURCE_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
-    all_generators "$src3" "$SOURCE_PORT" "$type source" ok
-    cluster_stop "$src3"
+    clusters+=("$copy3")
+    explicit_source "$src3" "$type source" 22 778 3
     as_postgres cp -a "$src3" "$copy3"
     printf '%s\n' "port = $COPY_PORT" "unix_socket_directories = '$copy3'" >>"$copy3/postgresql.conf"
     echo "  $type: source inode and birth time $(place "$src3"), copy $(place "$copy3")"
@@ -233,12 +236,7 @@ echo "6. containers started from one image holding a data directory (overlayfs: 
 volume layers ext4 600M
 image="$WORK/vol-layers/image"
 as_postgres mkdir -p "$image"
-cluster_start "$image/data" "$SOURCE_PORT" "${settings[@]}" "comb_ext.sno_partition = 23" \
-    "comb_ext.medallion = '779'" "comb_ext.uid8_cluster_id = 4" >/dev/null
-clusters+=("$image/data")
-cluster_psql "$image/data" "$SOURCE_PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"
-all_generators "$image/data" "$SOURCE_PORT" "image" ok
-cluster_stop "$image/data"
+explicit_source "$image/data" "image" 23 779 4
 # container N: its port (the image's server is stopped from here on)
 container_port() { [ "$1" = 1 ] && echo "$COPY_PORT" || echo "$SOURCE_PORT"; }
 for c in 1 2; do
