@@ -249,8 +249,11 @@ class Run:
     # ---- 2: a role with only CONNECT and USAGE takes every lock it can name -------------------
 
     def measure(self, what, seconds, schema="ids", bound=True):
-        """P_caller's muid_new() (statement_timeout 1 s) for that long, or until 2 fail; bound: each
-        must complete within 1 s (else the figures are only printed)."""
+        """P_caller's muid_new() (statement_timeout 1 s) for that long, or until 2 fail; bound: none
+        may fail, so none waited 1 s in the server, where statement_timeout cancels it (else the
+        figures are only printed). The latencies are the client's: under load they include this
+        process's threads' turns (a gate run read 1.25 s with no call cancelled), so they are printed,
+        not bounded."""
         latencies, errors = [], {}
         with self.connect(self.caller, statement_timeout="1s") as c:
             deadline = time.monotonic() + seconds
@@ -265,7 +268,7 @@ class Run:
         print(f"      {what}: {len(latencies)} calls of muid_new(), {sum(errors.values())} failed{' ' + str(errors) if errors else ''}, "
               f"median {latencies[len(latencies) // 2] * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms")
         if bound:
-            self.check(not errors and latencies[-1] < 1.0, f"muid_new {what}: {errors or ''} worst {latencies[-1]:.3f} s")
+            self.check(not errors, f"muid_new {what}: {errors} (worst {latencies[-1]:.3f} s)")
         return bool(errors) or latencies[-1] >= 1.0
 
     # Every schema but the system's: the edition's relations wherever they are, not only in ids (the
