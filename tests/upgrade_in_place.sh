@@ -9,7 +9,7 @@
 # once, 20,000 values each, for sno_new(), muid_new(), uid8_new('spread') and
 # uid8_new('time_sequential'): no value may appear twice. This build is left installed.
 #   bash tests/upgrade_in_place.sh WORK_DIR   (expects `scripts/pg.sh pgrx-init` to have run; builds
-#                                             0.4.0 in $COMB_EXT_TARGET/old-0.4.0-pgNN (default target/); port COMB_EXT_TEST_PORT
+#                                             0.4.0 and 0.3.0 in $COMB_EXT_TARGET/old-VERSION-pgNN (default target/); port COMB_EXT_TEST_PORT
 #                                             + 30, default 54360)
 # The control (shows the test can fail): COMB_EXT_INPLACE_OLD_STAGE=DIR installs the `cargo pgrx
 # package --out-dir` tree in DIR as the old library instead of 0.4.0. Built by hand from 0.4.0 with
@@ -18,11 +18,25 @@
 #   sed -i 's/generator v2/generator vX/; s/timeline v2/timeline vX/' src/families/sno.rs src/families/muid.rs &&
 #   cargo pgrx package --pg-config "$PG_CONFIG" --debug --out-dir /tmp/v-stage
 #   COMB_EXT_INPLACE_OLD_STAGE=/tmp/v-stage bash tests/upgrade_in_place.sh /tmp/w   (fails: sno, muid)
+# Then 0.3.0 (commit 5cd2866) beside this build, uid8 only: 0.3.0's sno and muid structs are refused
+# both ways (the #[pg_test] an_older_layout_in_the_server_is_refused_whichever_attached_first), but its
+# uid8_new keeps nothing in shared memory, so nothing tells its sessions from 0.4.0's and later ones'
+# and it is not refused. It takes the same lock for a generator id as this version
+# (src/families/uid8.rs, lock_tag), and both versions start an id after the millisecond they claim
+# it in and never issue ahead of a clock that does not step back: an id passes from one to the other
+# without a repeat. 8 sessions on 0.3.0 and 8 on this build all pin generator id 5 and take turns on it
+# (640 IDs, then pg_advisory_unlock_all()), 100 attempts each; an attempt while another session
+# holds it fails with 55P03, the only error allowed. No ID twice, and the id passed between the
+# versions at least 10 times. The control: COMB_EXT_INPLACE_OLD3_STAGE=DIR, a 0.3.0 whose lock differs:
+#   git archive 5cd2866 | tar -x -C /tmp/v3 && cd /tmp/v3 && sed -i 's/locktag_field4: 8/locktag_field4: 9/' src/uid8.rs &&
+#   cargo pgrx package --pg-config "$PG_CONFIG" --debug --out-dir /tmp/v3-stage   (its own target directory)
+#   COMB_EXT_INPLACE_OLD3_STAGE=/tmp/v3-stage bash tests/upgrade_in_place.sh /tmp/w   (fails: uid8 hand-over)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=$1
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 30))
 RELEASE=ed3c08e # 0.4.0
+RELEASE_UID8=5cd2866 # 0.3.0: uid8 beside this build
 SESSIONS=8      # per library
 PER_SESSION=${COMB_EXT_INPLACE_PER_SESSION:-20000}
 major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
@@ -31,23 +45,42 @@ cluster="$WORK/cluster"
 mkdir -p "$WORK"
 chown postgres:postgres "$WORK"
 
-old_stage=${COMB_EXT_INPLACE_OLD_STAGE:-}
-if [ -z "$old_stage" ]; then
-    # A fixed source path, so cargo's fingerprints hold and a re-run builds nothing; tar keeps the
-    # commit's mtimes.
-    target="${COMB_EXT_TARGET:-$REPO/target}/old-0.4.0-pg$major"
+# build_release COMMIT VERSION: the package tree of an earlier release, in $WORK/stage-VERSION. A
+# target directory per release (cargo pgrx package takes target/debug/libcomb_ext.so, which a build
+# that finds the release fresh does not write again: two releases in one directory would package
+# each other's library); the first build of 0.3.0 starts from a copy of 0.4.0's, whose Cargo.lock
+# is the same. A fixed source path, so cargo's fingerprints hold and a re-run builds nothing; tar
+# keeps the commit's mtimes.
+build_release() {
+    local commit=$1 version=$2 targets target source_dir started
+    targets="${COMB_EXT_TARGET:-$REPO/target}"
+    target="$targets/old-$version-pg$major"
+    if [ ! -d "$target" ] && [ -d "$targets/old-0.4.0-pg$major" ]; then
+        cp -a "$targets/old-0.4.0-pg$major" "$target"
+    fi
     source_dir="$target/source"
     rm -rf "$source_dir"
     mkdir -p "$source_dir"
-    git -C "$REPO" archive "$RELEASE" | tar -x -C "$source_dir"
-    old_stage="$WORK/stage-0.4.0"
-    rm -rf "$old_stage"
+    git -C "$REPO" archive "$commit" | tar -x -C "$source_dir"
+    rm -rf "$WORK/stage-$version"
     started=$(date +%s)
     (cd "$source_dir" && CARGO_TARGET_DIR="$target" cargo pgrx package --pg-config "$PG_CONFIG" --debug \
-        --out-dir "$old_stage" >"$WORK/build-0.4.0.log" 2>&1) || { tail -n 30 "$WORK/build-0.4.0.log" >&2; exit 1; }
-    echo "upgrade_in_place: 0.4.0 ($RELEASE) built for PostgreSQL $major in $target ($(($(date +%s) - started)) s)"
+        --out-dir "$WORK/stage-$version" >"$WORK/build-$version.log" 2>&1) || { tail -n 30 "$WORK/build-$version.log" >&2; exit 1; }
+    echo "upgrade_in_place: $version ($commit) built for PostgreSQL $major in $target ($(($(date +%s) - started)) s)"
+}
+old_stage=${COMB_EXT_INPLACE_OLD_STAGE:-}
+if [ -z "$old_stage" ]; then
+    build_release "$RELEASE" 0.4.0
+    old_stage="$WORK/stage-0.4.0"
 fi
-[ -f "$old_stage$library" ] || { echo "upgrade_in_place: no $library in $old_stage" >&2; exit 1; }
+old3_stage=${COMB_EXT_INPLACE_OLD3_STAGE:-}
+if [ -z "$old3_stage" ]; then
+    build_release "$RELEASE_UID8" 0.3.0
+    old3_stage="$WORK/stage-0.3.0"
+fi
+for stage in "$old_stage" "$old3_stage"; do
+    [ -f "$stage$library" ] || { echo "upgrade_in_place: no $library in $stage" >&2; exit 1; }
+done
 # This build first, so the reinstall under the old sessions only renames (and another test's new
 # sessions meet the old library for as short a time as can be).
 bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
@@ -99,6 +132,16 @@ open_session() {
     exec {fd}>"$WORK/sessions/$name.in"
     FD[$name]=$fd
 }
+# end_sessions: closes every session's input, which ends it, and waits for them.
+end_sessions() {
+    local name fd
+    for name in "${!FD[@]}"; do
+        fd=${FD[$name]}
+        exec {fd}>&-
+        unset "FD[$name]"
+    done
+    wait
+}
 send() {
     kill -0 "${PID[$1]}" 2>/dev/null || { echo "upgrade_in_place: session $1 has ended: $(cat "$WORK/sessions/$1.err")" >&2; return 1; }
     printf '%s\n' "$2" >&"${FD[$1]}"
@@ -132,6 +175,27 @@ sessions_on_this_library() {
     for s in $(seq 1 "$SESSIONS"); do await "$1$s" ready; done
 }
 
+# check_sessions OLD_PREFIX OLD_INODE NEW_INODE FIRST_CALLS_ANSWER: each session of NAMES answered
+# its first calls, and its backend has mapped the old library's file (deleted) or the new one's.
+check_sessions() {
+    local name pid want status=0
+    for name in "${NAMES[@]}"; do
+        if [ "$(sed -n 1p "$WORK/sessions/$name.log")" != "$4" ]; then
+            echo "upgrade_in_place: session $name's first calls: $(cat "$WORK/sessions/$name.log" "$WORK/sessions/$name.err")" >&2
+            status=1
+        fi
+        pid=$(pid_of "$name")
+        want="$3 "
+        [ "${name#"$1"}" != "$name" ] && want="$2 (deleted)"
+        if [ "$(mapped "$pid")" != "$want" ]; then
+            echo "upgrade_in_place: session $name (backend $pid) has mapped '$(mapped "$pid")', expected '$want'" >&2
+            status=1
+        fi
+    done
+    [ $status -eq 0 ] || exit 1
+    echo "upgrade_in_place: $SESSIONS backends have the old comb_ext.so mapped (inode $2, deleted), $SESSIONS the new one (inode $3)"
+}
+
 install_stage "$old_stage"
 old_installed=1
 old_inode=$(stat -c %i "$library")
@@ -143,23 +207,8 @@ old_installed=0
 new_inode=$(stat -c %i "$library")
 sessions_on_this_library new
 echo "upgrade_in_place: old library inode $old_inode ($(basename "$old_stage")), this build's inode $new_inode"
-
+check_sessions old "$old_inode" "$new_inode" "t|t|t|t|t"
 status=0
-for name in "${NAMES[@]}"; do
-    if [ "$(sed -n 1p "$WORK/sessions/$name.log")" != "t|t|t|t|t" ]; then
-        echo "upgrade_in_place: session $name's first calls: $(cat "$WORK/sessions/$name.log" "$WORK/sessions/$name.err")" >&2
-        status=1
-    fi
-    pid=$(pid_of "$name")
-    want="$new_inode "
-    [ "${name#old}" != "$name" ] && want="$old_inode (deleted)"
-    if [ "$(mapped "$pid")" != "$want" ]; then
-        echo "upgrade_in_place: session $name (backend $pid) has mapped '$(mapped "$pid")', expected '$want'" >&2
-        status=1
-    fi
-done
-[ $status -eq 0 ] || exit 1
-echo "upgrade_in_place: $SESSIONS backends have the old comb_ext.so mapped (inode $old_inode, deleted), $SESSIONS the new one (inode $new_inode)"
 
 # Every session of a round waits on an advisory lock the controller holds, so all 16 start together.
 open_session ctl
@@ -214,12 +263,7 @@ fi
 # 0.4.0's file is removed by a start that finds this version's covering it: no file is written under
 # the lock, so the first write ahead after this restart makes the new file cover the old, and the
 # next restart removes the old.
-for name in "${!FD[@]}"; do
-    fd=${FD[$name]}
-    exec {fd}>&-
-    unset "FD[$name]"
-done
-wait
+end_sessions
 cluster_stop "$cluster"
 before=$(cd "$cluster/comb_ext" && ls | tr '\n' ' ')
 cluster_start "$cluster" "$PORT"
@@ -243,4 +287,56 @@ for family in sno muid uid8; do
     case " $after" in *" $family.mark "*) ;; *) echo "FAILED: no $family.mark after the restart" >&2; status=1 ;; esac
     case " $after" in *" $family "*) echo "FAILED: 0.4.0's $family was not folded in" >&2; status=1 ;; esac
 done
+
+# ---- 0.3.0's uid8_new beside this build (the header says why it is not refused) ----
+ROUNDS=100
+NAMES=()
+FIRST_CALLS="SELECT uid8_new('spread') IS NOT NULL, uid8_new('time_sequential') IS NOT NULL;"
+install_stage "$old3_stage"
+old_installed=1
+old3_inode=$(stat -c %i "$library")
+sessions_on_this_library v3_
+bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
+old_installed=0
+new_inode=$(stat -c %i "$library")
+sessions_on_this_library now_
+check_sessions v3_ "$old3_inode" "$new_inode" "t|t"
+turn="SELECT uid8_new('time_sequential') FROM generate_series(1, 640);
+SELECT pg_advisory_unlock_all();
+SELECT pg_sleep(0.02);"
+for name in "${NAMES[@]}"; do
+    : >"$WORK/sessions/$name.err"
+    send "$name" "SET comb_ext.uid8_generator_id = 5;
+\\o $WORK/out/handover.$name
+$(for _ in $(seq 1 $ROUNDS); do echo "$turn"; done)
+\\o
+\\echo done-handover"
+done
+for name in "${NAMES[@]}"; do await "$name" done-handover; done
+end_sessions
+# Each turn that held the id wrote 640 IDs; sorted, the turns' first IDs give the order in which the
+# sessions held it (time_sequential IDs of one generator id sort by time).
+for name in "${NAMES[@]}"; do
+    grep -v '^$' "$WORK/out/handover.$name" >"$WORK/out/handover.$name.ids" || true
+    awk -v who="${name%%_*}" 'NR % 640 == 1 { print $1, who }' "$WORK/out/handover.$name.ids"
+done | sort -n >"$WORK/out/handover.turns"
+made=$(cat "$WORK/out/handover."*.ids | wc -l)
+distinct=$(cat "$WORK/out/handover."*.ids | sort -u | wc -l)
+turns_v3=$(grep -c ' v3$' "$WORK/out/handover.turns" || true)
+turns_now=$(grep -c ' now$' "$WORK/out/handover.turns" || true)
+passes=$(awk 'NR > 1 && $2 != last { n++ } { last = $2 } END { print n + 0 }' "$WORK/out/handover.turns")
+refused=$(cat "$WORK/sessions/"*.err | grep -c "generator id 5 of cluster id 0 is held by another session" || true)
+other_errors=$(cat "$WORK/sessions/"*.err | grep -v -e "generator id 5 of cluster id 0 is held by another session" \
+    -e "HINT:  Pin another comb_ext.uid8_generator_id" || true)
+echo "uid8 with 0.3.0 beside this build, all on generator id 5: $made IDs in $turns_v3 turns of 0.3.0's sessions and $turns_now of this build's, the id passed between the versions $passes times, $refused attempts refused with 55P03; $distinct distinct"
+if [ "$made" -ne "$distinct" ] || [ "$made" -ne $(((turns_v3 + turns_now) * 640)) ]; then
+    echo "FAILED: uid8 hand-over between 0.3.0 and this build repeated an ID" >&2
+    status=1
+fi
+[ "$passes" -ge 10 ] || { echo "FAILED: the id passed between the versions only $passes times (at least 10 needed for the test to mean anything)" >&2; status=1; }
+[ -z "$other_errors" ] || { echo "FAILED: errors other than 55P03 in the sessions: $other_errors" >&2; status=1; }
+if grep -E "terminated by signal|reinitializing" "$cluster/server.log" >&2; then
+    echo "upgrade_in_place: a backend crashed (server log above)" >&2
+    status=1
+fi
 exit $status
