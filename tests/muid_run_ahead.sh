@@ -7,8 +7,8 @@
 # the limit (2 s, plus 0.1 s for the clocks' readings) and come near it: the bound, not the burst's
 # own speed, held it. The fastest of three statements of 1,000,000 calls (within the limit) times the calls: the
 # burst must have been fast enough to run more than 0.5 s past the limit without the bound, or the
-# test could not fail (a debug build's calls take about 1 µs: install a release build first). No
-# value of either session twice.
+# test could not fail (a debug build's calls take about 1 µs: install a release build first); a burst
+# that other work slowed short of the limit is tried again, up to three. No value of either session twice.
 # Then the server restarted at once under libfaketime: the timeline resumes from its mark ahead of
 # the clock at once; with the clock set back an hour muid_new goes on an hour ahead at once, and
 # bursts after that (as many as it takes to outrun the bound, up to four) are bounded from the
@@ -79,23 +79,33 @@ if [ -z "$BURST" ]; then
     [ "$calibration_ms" -lt 1000 ] && BURST=$(((LIMIT_MS + 1500) * 1000000 / (1000 - calibration_ms)))
     BURST=$((BURST < 8000000 ? 8000000 : BURST > 20000000 ? 20000000 : BURST))
 fi
-sleep 1
-observe &
-observer=$!
-sleep 0.5
-burst_ms=$(calls "$BURST")
-sleep 0.2
-sql -d observer -c "INSERT INTO stop DEFAULT VALUES"
-wait $observer
-read -r ahead_ms samples <<<"$(observed)"
-# µs of timestamps less µs taken, at the calls' speed.
-gain_ms=$((BURST * (1000000 - calibration_ms * 1000) / 1000000000))
-unbounded_ms=$gain_ms
-echo "muid run-ahead: $BURST muid_new() in one statement took $burst_ms ms; at the speed of the fastest 1,000,000 ($calibration_ms ms) they would have run $unbounded_ms ms ahead of the clock without a bound; a session in another database, $samples calls meanwhile: at most $ahead_ms ms ahead (limit $LIMIT_MS ms)"
+# A burst slowed by other work on the machine may not bring the timeline near the limit (the gate
+# once saw 1509 ms, its burst at two thirds of the calibrated speed): up to three bursts, each checked
+# against the bound, until one does. Every value of each is kept for the check of repeats.
+made_expected=3000000
+for attempt in 1 2 3; do
+    sleep 2.5
+    observe &
+    observer=$!
+    sleep 0.5
+    burst_ms=$(calls "$BURST")
+    sleep 0.2
+    sql -d observer -c "INSERT INTO stop DEFAULT VALUES"
+    wait $observer
+    read -r ahead_ms samples <<<"$(observed)"
+    cluster_psql "$dir" "$PORT" -d observer -qAt -c "COPY observed (id) TO STDOUT" |
+        cluster_psql "$dir" "$PORT" -d postgres -q -c "COPY made FROM STDIN"
+    made_expected=$((made_expected + BURST + samples))
+    # µs of timestamps less µs taken, at the calls' speed.
+    gain_ms=$((BURST * (1000000 - calibration_ms * 1000) / 1000000000))
+    unbounded_ms=$gain_ms
+    echo "muid run-ahead: burst $attempt: $BURST muid_new() in one statement took $burst_ms ms; at the speed of the fastest 1,000,000 ($calibration_ms ms) they would have run $unbounded_ms ms ahead of the clock without a bound; a session in another database, $samples calls meanwhile: at most $ahead_ms ms ahead (limit $LIMIT_MS ms)"
+    [ "$ahead_ms" -le $((LIMIT_MS + SLACK_MS)) ] || fail "a burst ran the other database's muids $ahead_ms ms ahead"
+    [ "$ahead_ms" -ge $((LIMIT_MS - 300)) ] && break
+done
 [ "$unbounded_ms" -gt $((LIMIT_MS + 500)) ] ||
     fail "the burst was too slow to outrun the limit, so the test cannot tell (install a release build, or give a larger BURST)"
-[ "$ahead_ms" -le $((LIMIT_MS + SLACK_MS)) ] || fail "a burst ran the other database's muids $ahead_ms ms ahead"
-[ "$ahead_ms" -ge $((LIMIT_MS - 300)) ] || fail "the other session never saw the timeline near the limit"
+[ "$ahead_ms" -ge $((LIMIT_MS - 300)) ] || fail "the other session never saw the timeline near the limit in 3 bursts"
 
 # A restart at once, while the timeline is still ahead: it resumes from its mark (up to the limit
 # and two seconds ahead) at once.
@@ -110,11 +120,9 @@ resumed_call_ms=$(ms_since "$started")
 echo "muid run-ahead: restarted at once: the first muid_new() $resumed_ms ms ahead of the clock, in $resumed_call_ms ms"
 [ "$resumed_call_ms" -lt 500 ] && [ "$resumed_ms" -gt 0 ] || fail "after the restart muid_new did not go on ahead at once"
 
-cluster_psql "$dir" "$PORT" -d observer -qAt -c "COPY observed (id) TO STDOUT" |
-    cluster_psql "$dir" "$PORT" -d postgres -q -c "COPY made FROM STDIN"
 read -r values repeated <<<"$(sql -d postgres -F ' ' -c "SELECT count(*), count(*) - count(DISTINCT id) FROM made")"
 echo "muid run-ahead: $values values of both sessions, $repeated repeated"
-[ "$values" -eq $((3000000 + BURST + samples)) ] && [ "$repeated" -eq 0 ] || fail "values repeated or missing"
+[ "$values" -eq "$made_expected" ] && [ "$repeated" -eq 0 ] || fail "values repeated or missing"
 
 # The clock set back an hour: muid_new goes on from its last value at once, about an hour ahead;
 # bursts then (BURST calls each, not stored) are bounded from the clock before the step. The
