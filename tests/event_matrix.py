@@ -22,7 +22,8 @@ refusal with its SQLSTATE in every session) and no value of the event, including
 or the upgraded cluster issued before, appears twice. One line per cell (the values each server made,
 the duplicates, the refusals by SQLSTATE, what the docs promise, PASS or FAIL), then
 "event matrix: N passed, N failed[, N skipped]" (skipped: no libfaketime for the failovers). A control
-(one sno partition set on a source and its copy after the copy was seen) must repeat values.
+(one sno partition set on a source and its copy after the copy was seen, the registry of values held by
+running servers made unusable) must repeat values.
 Default: everything, 4 sessions x 8,000 values; --short: a failover 4 s behind, no pg_upgrade --link, three
 events, three subsets and two places (the configuration file, two databases), 4 x 4,000; --long: 8 x 25,000; --quick: the quick cell, one event row (cp -a of a
 stopped server, every generator, every phase of that row) and its control, 2 x 2,000 (no other event, no
@@ -34,6 +35,7 @@ failover, no subsets, no pg_upgrade; it says so in its first line).
 import argparse
 import collections
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -481,11 +483,24 @@ class Matrix:
                 c.done()
 
     def control(self, source, copy):
-        """One sno partition set on a source and its copy after the copy was seen (a choice the
-        extension cannot tell from a deliberate one): values repeat, so the matrix sees repeats."""
+        """One sno partition set on a source and its copy after the copy was seen, with the registry
+        of values held by running servers (src/server/live_copies.rs) made unusable: its directory
+        opened to others, where the defence does not apply. Values repeat, so the matrix sees repeats."""
+        registry = f"/dev/shm/comb_ext-{pwd.getpwnam('postgres').pw_uid}"
         for s in (source, copy):
             s.set_settings({SETTING["sno"]: 77})
         time.sleep(1)
+        # First as it is: the server that takes the value first holds it, the other is refused.
+        self.control_run(source, copy, registry_usable=True)
+        os.chmod(registry, 0o755)
+        try:
+            self.control_run(source, copy, registry_usable=False)
+        finally:
+            os.chmod(registry, 0o700)
+        source.run("ALTER SYSTEM RESET comb_ext.sno_partition", "SELECT pg_reload_conf()")
+        time.sleep(1)
+
+    def control_run(self, source, copy, registry_usable):
         results = {s.name: ([], collections.Counter()) for s in (source, copy)}
         threads = [t for s in (source, copy) for t in generate(s, GENERATORS["sno"], self.sessions, self.per_session,
                                                                  results, s.name)]
@@ -495,11 +510,17 @@ class Matrix:
             t.join()
         values = [v for made, _ in results.values() for v in made]
         duplicates = len(values) - len(set(values))
-        self.report("control: cp -a, one explicit sno partition set on both after the copy | sno",
-                    f"made {' '.join(f'{k}={len(v[0])}' for k, v in results.items())}; duplicates {duplicates}; "
-                    f"expected duplicates (the matrix must see repeats)", duplicates > 0)
-        source.run("ALTER SYSTEM RESET comb_ext.sno_partition", "SELECT pg_reload_conf()")
-        time.sleep(1)
+        made = f"made {' '.join(f'{k}={len(v[0])}' for k, v in results.items())}; duplicates {duplicates}"
+        if registry_usable:
+            # Exactly one made every value it was asked for; every session of the other was refused.
+            full = [name for name, (v, errors) in results.items() if len(v) == self.sessions * self.per_session and not errors]
+            refused = [name for name, (v, errors) in results.items() if not v and errors == {"55000": self.sessions}]
+            self.report("cp -a, one explicit sno partition set on both after the copy | sno",
+                        f"{made}; refused {' '.join(refused) or 'none'}; expected one server's values and the other "
+                        f"refused (55000: held by a running server)", duplicates == 0 and len(full) == 1 and len(refused) == 1)
+        else:
+            self.report("control: cp -a, one explicit sno partition set on both after the copy, the registry unusable | sno",
+                        f"{made}; expected duplicates (the matrix must see repeats)", duplicates > 0)
 
     def places(self):
         """cp -a of a server whose explicit identity values live in one place (PLACES), the copy first seen by

@@ -12,8 +12,11 @@
 #   3. benign: the source's volume unmounted and mounted again on another loop device (a new device number, as
 #      after a reboot), and its data directory renamed within its volume (mv): nothing refused;
 #   4. as 1., on fresh xfs and btrfs volumes (each skipped, with a line saying so, without its mkfs tool);
-#   5. a block-level clone of the source's volume image: on this machine not recognised (the documented gap:
-#      it goes on); started in a mount namespace with another /etc/machine-id, then an empty one: refused;
+#   5. a block-level clone of the source's volume image, with explicit sno partition and medallion: on this
+#      machine, alone, not recognised (it goes on: one of the two runs at a time); started beside the running
+#      source, every value it must not go on with is held by the source and refused on the clone (the message
+#      names the running server); started in a mount namespace with another /etc/machine-id, then an empty one:
+#      recognised and refused;
 #   6. two containers on overlayfs over one image holding a data directory with explicit identities: each
 #      refused; one set apart and restarted goes on.
 # Each copy's inode number must equal its source's (else the situation is not the one to test: FAILED).
@@ -63,7 +66,8 @@ rm -rf "$WORK/probe" "$WORK/probe.img"
 
 # place DIR: the data directory's inode number and birth time (ns)
 place() { stat -c '%i %W' "$1"; }
-# expect_state DIR PORT WHAT EXPRESSION STATE: EXPRESSION's SQLSTATE (or "ok") must be STATE
+# expect_state DIR PORT WHAT EXPRESSION STATE: EXPRESSION's SQLSTATE (or "ok") must be STATE, and an error's
+# message must hold $MESSAGE_WANT if it is set
 expect_state() {
     local dir=$1 port=$2 what=$3 expression=$4 want=$5 out state message
     out=$(cluster_psql "$dir" "$port" -d postgres -qAt -v VERBOSITY=verbose -c "SELECT $expression" 2>&1 >/dev/null) || true
@@ -73,6 +77,9 @@ expect_state() {
     printf '  %-48s %s\n' "$what: $expression" "$state${message:+ ($message)}" | cut -c1-200
     if [ "$state" != "$want" ]; then
         echo "FAILED: $what: $expression gave $state, not $want"
+        status=1
+    elif [ "$state" != ok ] && [ -n "${MESSAGE_WANT:-}" ] && [[ "$message" != *"$MESSAGE_WANT"* ]]; then
+        echo "FAILED: $what: $expression's message does not say \"$MESSAGE_WANT\""
         status=1
     fi
 }
@@ -190,10 +197,14 @@ for type in xfs btrfs; do
     cluster_stop "$src3"
 done
 echo "5. a block-level clone of the source's volume (its image copied, mounted on another loop device)"
-# Everything the signals read is the source's: on this machine it is not recognised (the documented gap, shown
-# here as it is: the explicit identities go on); started where /etc/machine-id reads otherwise (another machine:
-# a mount namespace with another file bound over it), or reads nothing (a container without one), it is.
+# Everything the copy signals read is the source's. Alone on this machine (the source stopped) the clone goes on:
+# one of the two runs at a time. Beside the running source, the values a copy must not go on with (uid8's cluster
+# id, the explicit sno partition and medallion) are held by whichever server took them first, here the source
+# (src/server/live_copies.rs: a file per value in /dev/shm naming the server's postmaster), and refused on the
+# clone while the source runs. Started where /etc/machine-id reads otherwise (another machine: a mount namespace
+# with another file bound over it), or reads nothing (a container without one), the clone is recognised.
 cluster_stop "$src"
+printf '%s\n' "comb_ext.sno_partition = 21" "comb_ext.medallion = '777'" >>"$src/postgresql.conf"
 umount "$WORK/vol-a1"
 cp --sparse=always "$WORK/a1.img" "$WORK/clone.img"
 mount -o loop "$WORK/a1.img" "$WORK/vol-a1"
@@ -205,8 +216,16 @@ clusters+=("$clone")
 printf '%s\n' "port = $COPY_PORT" "unix_socket_directories = '$clone'" >>"$clone/postgresql.conf"
 echo "  source inode and birth time $(place "$src"), clone $(place "$clone")"
 cluster_start "$clone" "$COPY_PORT" >/dev/null
-all_generators "$clone" "$COPY_PORT" "block clone, this machine (not recognised)" ok
+all_generators "$clone" "$COPY_PORT" "block clone, this machine, alone" ok
 cluster_stop "$clone"
+cluster_start "$src" "$SOURCE_PORT" >/dev/null
+all_generators "$src" "$SOURCE_PORT" "source, its clone stopped" ok
+cluster_start "$clone" "$COPY_PORT" >/dev/null
+MESSAGE_WANT="another server on this machine (postmaster pid $(head -1 "$src/postmaster.pid"))" \
+    all_generators "$clone" "$COPY_PORT" "block clone beside the running source" 55000
+all_generators "$src" "$SOURCE_PORT" "source beside its block clone" ok
+cluster_stop "$clone"
+cluster_stop "$src"
 # start_with_machine_id DIR FILE: the cluster's postmaster in a mount namespace where FILE is /etc/machine-id
 start_with_machine_id() {
     unshare --mount --propagation private -- sh -c 'mount --bind "$1" /etc/machine-id &&

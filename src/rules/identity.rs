@@ -241,6 +241,67 @@ pub fn version_keeps_record(version: &str) -> bool {
     !["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0"].contains(&version)
 }
 
+/// A running server that holds an identity value on this machine (`server::live_copies`): its
+/// postmaster's pid, the start time its `postmaster.pid` gives (the third line), and its data
+/// directory. A copy that no signal tells from its source (a block-level clone started on the same
+/// machine) still runs beside it as another postmaster with another data directory path, so the one
+/// that holds a value refuses it to the other while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveHolder {
+    pub pid: u32,
+    pub started: String,
+    pub data_directory: String,
+}
+
+impl LiveHolder {
+    /// `holder v1 <pid> <start time> <data directory>`: the directory last, as it may hold spaces.
+    pub fn to_text(&self) -> String {
+        format!("holder v1 {} {} {}\n", self.pid, self.started, self.data_directory)
+    }
+
+    pub fn from_text(text: &str) -> Option<LiveHolder> {
+        let line = text.strip_suffix('\n')?;
+        let rest = line.strip_prefix("holder v1 ")?;
+        let (pid, rest) = rest.split_once(' ')?;
+        let (started, data_directory) = rest.split_once(' ')?;
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        if !digits(pid) || !digits(started) || !data_directory.starts_with('/') || data_directory.contains('\n') {
+            return None;
+        }
+        Some(LiveHolder {
+            pid: pid.parse().ok()?,
+            started: started.to_string(),
+            data_directory: data_directory.to_string(),
+        })
+    }
+}
+
+/// Who holds an identity value on this machine, as the registry file says.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Holding {
+    /// No one, or a server that no longer runs (or a record that cannot be read): this server takes it.
+    Free,
+    /// This server.
+    Ours,
+    /// Another server that runs now: the value is refused here while it does.
+    Other(LiveHolder),
+}
+
+/// Who holds the value whose registry file holds `recorded`, for the server `me`; `runs` says
+/// whether a recorded server still runs (its pid alive and its `postmaster.pid` naming it).
+pub fn holding(recorded: Option<&str>, me: &LiveHolder, runs: impl FnOnce(&LiveHolder) -> bool) -> Holding {
+    match recorded.and_then(LiveHolder::from_text) {
+        Some(holder) if &holder == me => Holding::Ours,
+        Some(holder) if runs(&holder) => Holding::Other(holder),
+        _ => Holding::Free,
+    }
+}
+
+/// The name of the registry file for one identity value of the server with `system_identifier`.
+pub fn holder_file_name(system_identifier: u64, setting: usize, digest: u64) -> String {
+    format!("{system_identifier:016x}-{setting}-{digest:016x}")
+}
+
 /// What the identity settings' check decides at `here` with the settings as this session has them:
 /// the record to keep, and which settings are refused. A first check takes the place as it is. At the
 /// recorded place, a setting is refused while its value is one it had when the copy or promotion was
@@ -272,6 +333,54 @@ pub fn check_identity(
 mod tests {
     use super::*;
     use crate::rules::{muid, sno};
+
+    #[test]
+    fn holder_records_round_trip_and_bad_ones_are_none() {
+        let holder = LiveHolder { pid: 4242, started: "1795852468".into(), data_directory: "/mnt/a b/data".into() };
+        assert_eq!(holder.to_text(), "holder v1 4242 1795852468 /mnt/a b/data\n");
+        assert_eq!(LiveHolder::from_text(&holder.to_text()), Some(holder));
+        for bad in [
+            "",
+            "holder v1 4242 1795852468 /d",
+            "holder v2 4242 1795852468 /d\n",
+            "holder v1 -1 1795852468 /d\n",
+            "holder v1 4242 x /d\n",
+            "holder v1 4242 1795852468 relative\n",
+            "holder v1 4242 1795852468\n",
+            "holder v1 99999999999 1795852468 /d\n",
+        ] {
+            assert_eq!(LiveHolder::from_text(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_is_refused_only_while_another_server_that_holds_it_runs() {
+        let me = LiveHolder { pid: 10, started: "100".into(), data_directory: "/clone".into() };
+        let source = LiveHolder { pid: 20, started: "90".into(), data_directory: "/source".into() };
+        let text = source.to_text();
+        assert_eq!(holding(None, &me, |_| unreachable!()), Holding::Free);
+        assert_eq!(holding(Some(&me.to_text()), &me, |_| unreachable!()), Holding::Ours);
+        assert_eq!(holding(Some(&text), &me, |h| h == &source), Holding::Other(source.clone()));
+        // Stopped, crashed, or its pid now another process's: this server takes the value.
+        assert_eq!(holding(Some(&text), &me, |_| false), Holding::Free);
+        // A record that cannot be read names no one.
+        assert_eq!(holding(Some("garbage"), &me, |_| true), Holding::Free);
+        // This server restarted: the same directory, another start; the old run is gone.
+        let restarted = LiveHolder { started: "200".into(), ..me.clone() };
+        assert_eq!(holding(Some(&me.to_text()), &restarted, |_| false), Holding::Free);
+    }
+
+    #[test]
+    fn each_value_of_each_setting_of_each_server_has_its_own_file() {
+        let names = [
+            holder_file_name(1, 2, 0),
+            holder_file_name(2, 2, 0),
+            holder_file_name(1, 1, 0),
+            holder_file_name(1, 2, 1),
+        ];
+        assert_eq!(names.iter().collect::<BTreeSet<_>>().len(), 4);
+        assert_eq!(holder_file_name(0x657a_aba7_09c5_4b87, 2, 255), "657aaba709c54b87-2-00000000000000ff");
+    }
 
     #[test]
     fn timeline_1_and_no_draw_is_the_system_identifier() {

@@ -35,9 +35,19 @@ fn values_now() -> [i64; 3] {
     ]
 }
 
+/// Why a setting's value is refused here.
+#[derive(Clone)]
+enum Refusal {
+    /// It is the one the server had when a copy, `pg_upgrade` or promotion was first seen.
+    SetApart,
+    /// Another server that runs on this machine, with this one's system identifier, holds it
+    /// (`live_copies`: a copy no signal tells from its source, beside it).
+    HeldByRunningServer(u32),
+}
+
 /// Checks the identity settings here and now, keeps the record, and says which are refused. Call
 /// after `refuse_in_recovery`.
-fn check(function: &str, values: [i64; 3]) -> [bool; 3] {
+fn check(function: &str, values: [i64; 3]) -> [Option<Refusal>; 3] {
     // SAFETY: the control file's copy in shared memory; the timeline once recovery has ended.
     let (system_identifier, timeline) = unsafe { (pg_sys::GetSystemIdentifier(), crate::postgres::compat::wal_timeline()) };
     let here = Place { origin: crate::server::high_water::origin_here(function), system_identifier, timeline };
@@ -58,7 +68,16 @@ fn check(function: &str, values: [i64; 3]) -> [bool; 3] {
     if !in_its_file || stored.as_ref() != Some(&record) {
         crate::server::high_water::write_identity(function, &record);
     }
-    refused
+    std::array::from_fn(|i| {
+        if refused[i] {
+            Some(Refusal::SetApart)
+        } else if settings[i].must_change_on_copy {
+            crate::server::live_copies::held_elsewhere(system_identifier, i, settings[i].digest)
+                .map(|holder| Refusal::HeldByRunningServer(holder.pid))
+        } else {
+            None
+        }
+    })
 }
 
 /// Every value the identity settings have on this server besides the session's, as `check` compares
@@ -175,19 +194,24 @@ fn check_and_refuse(of: IdentityOf, value: i64, function: &str) {
     values[of as usize] = value;
     let refused = check(function, values);
     // One check answers for every family: the others' first calls need not read the record again.
-    for ((let_through, refused), value) in LET_THROUGH.iter().zip(refused).zip(values) {
-        if !refused {
+    for ((let_through, refused), value) in LET_THROUGH.iter().zip(&refused).zip(values) {
+        if refused.is_none() {
             let_through.store(value, Ordering::Relaxed);
         }
     }
     let setting = IDENTITY_SETTINGS[of as usize];
-    if refused[of as usize] {
-        errors::raise(
-            pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+    let (message, hint) = match refused[of as usize] {
+        None => return,
+        Some(Refusal::SetApart) => (
             format!("{function}: this data directory was copied, upgraded or promoted since {setting} was last set, so it is the setting of the server it came from, whose values it would repeat"),
-            Some(&format!("Set {setting} to a value no other server uses (ALTER SYSTEM, then reload): only a value other than the one it had when the copy was found lifts this (docs/guarantees.md: \"Guarantees, situation by situation\").")),
-        );
-    }
+            format!("Set {setting} to a value no other server uses (ALTER SYSTEM, then reload): only a value other than the one it had when the copy was found lifts this (docs/guarantees.md: \"Guarantees, situation by situation\")."),
+        ),
+        Some(Refusal::HeldByRunningServer(pid)) => (
+            format!("{function}: another server on this machine (postmaster pid {pid}) runs with this server's system identifier and the same {setting}: a copy of one data directory, whose values the two would repeat"),
+            format!("Set {setting} to a value no other server uses (ALTER SYSTEM, then reload) on one of them, or stop the other (docs/guarantees.md: \"Guarantees, situation by situation\")."),
+        ),
+    };
+    errors::raise(pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, message, Some(&hint));
 }
 
 /// The identity settings, and whether this server refuses the generator that uses each until it
@@ -198,5 +222,5 @@ fn check_and_refuse(of: IdentityOf, value: i64, function: &str) {
 fn comb_ext_identity() -> TableIterator<'static, (name!(setting, String), name!(refused, bool))> {
     crate::server::standby::refuse_in_recovery("comb_ext_identity", "identity");
     let refused = check("comb_ext_identity", values_now());
-    TableIterator::new(IDENTITY_SETTINGS.iter().zip(refused).map(|(s, r)| (s.to_string(), r)).collect::<Vec<_>>())
+    TableIterator::new(IDENTITY_SETTINGS.iter().zip(refused).map(|(s, r)| (s.to_string(), r.is_some())).collect::<Vec<_>>())
 }
