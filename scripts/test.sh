@@ -7,9 +7,10 @@
 # compiles and CPU-bound suites fill the time another spends waiting on restarts, clock steps and soaks.
 # Each major's soaks (the SQL edition, the watermark readers, Citus) run in a soak lane beside its lane, on
 # the build that lane installs (soak_lane).
-# Once, in a lane of its own: the lint gate (cargo fmt, cargo clippy, the adapters' layers, the docs'
-# links), the loom model of the watermark slots, masking over a million ids, then fuzzing. TimescaleDB on
-# its major (14-17) even when that major is not given: comb_ext is then installed there for that test alone.
+# Once, in a lane of its own at the lowest priority (background): the lint gate (cargo fmt, cargo clippy, the
+# adapters' layers, the docs' links), the loom model of the watermark slots, masking over a million ids, then
+# fuzzing. TimescaleDB on its major (14-17) even when that major is not given: comb_ext is then installed there
+# for that test alone, in a background lane too.
 # Each major: the Rust unit and property tests of src/rules, conformance on tests/vectors, the #[pg_test]s,
 # pg_regress against a throwaway cluster running the extension exactly as users install it, names on the
 # search_path, text forms, masking, the SQL edition, pg_dump/pg_restore, sqlsmith (20,000 queries split
@@ -72,11 +73,12 @@ chown postgres:postgres "$WORK"
 rm -f "$WORK"/steps-*.tsv "$WORK"/lane-*.log "$WORK"/lane-*.ended "$WORK"/installed-* "$WORK"/server-build-*.log
 # From nothing, the servers built from Debian's source (minutes each) start building now, beside cargo-pgrx's
 # install, instead of after it in their lanes; a lane that needs one waits on scripts/pg.sh's lock for it.
+# Not niced: from nothing, 18's server build, then its cargo pgrx test build, is the gate's critical path.
 # 16 (unpacked from a wheel, a minute) stays in its lane: its pip would race setup's venv.
 if [ $TIER = full ]; then
     for major in "${MAJORS[@]}"; do
         [ "$major" = 15 ] || [ "$major" = 16 ] || bash scripts/pg.sh pg_config "$major" >/dev/null 2>&1 ||
-            "${NICE[@]}" bash scripts/pg.sh build "$major" >"$WORK/server-build-$major.log" 2>&1 &
+            bash scripts/pg.sh build "$major" >"$WORK/server-build-$major.log" 2>&1 &
     done
 fi
 bash "$REPO/scripts/setup.sh"
@@ -410,15 +412,24 @@ timescaledb_lane() {
     timescaledb_step "$major"
 }
 
+# background COMMAND...: a lane off the critical path (lint, loom, masking, fuzzing; TimescaleDB alone on 16), all of
+# it (builds, servers, fuzzers) at the lowest priority, so it takes only the CPU the majors' lanes leave: from
+# nothing, its builds took a third of the 2 cores while 18's server and cargo pgrx test builds waited. It has no
+# timed check, and is not counted among COMB_EXT_LANES.
+background() {
+    renice -n 19 -p "$BASHPID" >/dev/null
+    "$@"
+}
+
 # Lanes: NAME|FUNCTION ARGS, run at most LANES at once, each in a subshell under set -e with its output in
 # $WORK/lane-NAME.log, printed whole when it ends.
 lanes=()
 if [ $TIER = quick ]; then
-    lanes+=("lint|lint")
+    lanes+=("lint|background lint")
     for major in "${MAJORS[@]}"; do lanes+=("$major|quick_lane $major"); done
 else
     for major in "${MAJORS[@]}"; do lanes+=("$major|full_lane $major"); done
-    lanes+=("once|once_lane")
+    lanes+=("once|background once_lane")
     # TimescaleDB's pinned release builds against 14-17: its test runs in the lane of each major given there, and
     # on 16 in a lane of its own (comb_ext installed for it alone) when fewer than two are given: 16 is unpacked
     # from a wheel, not built, so this costs a minute and a debug build.
@@ -427,12 +438,9 @@ else
         if [ "$major" -ge 14 ] && [ "$major" -le 17 ]; then timescaledb_majors=$((timescaledb_majors + 1)); fi
     done
     if [ $timescaledb_majors -lt 2 ] && ! grep -qx 16 <(printf '%s\n' "${MAJORS[@]}"); then
-        lanes+=("16-timescaledb|timescaledb_lane 16")
+        lanes+=("16-timescaledb|background timescaledb_lane 16")
     fi
 fi
-# The quick tier's two lanes at once: clippy's build overlaps the 15 lane's waits.
-[ $TIER = quick ] && LANES=2
-
 declare -A LANE_OF_PID=() LANE_STARTED=() LANE_RESULT=() LANE_SECONDS=() LANE_COUNTED=() COMPANION=()
 # Each major's soak lane starts with the major's lane and is not counted among COMB_EXT_LANES (see soak_lane).
 if [ $TIER = full ]; then
@@ -445,6 +453,7 @@ failed=()
 
 start_lane() {
     local name=${1%%|*} command=${1#*|} counted=${2:-1}
+    [[ $command != "background "* ]] || counted=0
     say "lane $name started: $command"
     (
         set -e
