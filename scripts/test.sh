@@ -401,6 +401,17 @@ soak_lane() {
     else
         echo "citus: not run on $major (Citus 14 runs on 16.5 and later 16s, 17 and 18, from ../shared/third_party/citus-14.0.1.tar.gz; 16 here is 16.2)"
     fi
+
+    # Builds the major's lane makes after this lane ends, made here once the soaks are done, while that lane
+    # may still run its suite (from nothing, 15's soak lane ended 15 minutes before 15's lane, which then
+    # built both): the release build (one target for both lanes: cargo's lock lets one build it and the
+    # other find it made) and, on 15, the earlier releases tests/upgrade_in_place.sh installs.
+    step "[pg$major] compiled ahead for lane $major: the release build$([ "$major" = 15 ] && echo ", 0.4.0 and 0.3.0 for the in-place upgrade")"
+    (cd "$REPO" && "${NICE[@]}" cargo pgrx package --pg-config "$PG_CONFIG" --out-dir "$WORK/release-ahead-soaks$major" >/dev/null)
+    rm -rf "$WORK/release-ahead-soaks$major"
+    if [ "$major" = 15 ]; then
+        "${NICE[@]}" bash "$REPO/tests/upgrade_in_place.sh" "$WORK/upgrade_in_place$major" --build-only
+    fi
 }
 
 # TimescaleDB on its major when the suite does not run there: comb_ext installed (debug build) and the test.

@@ -8,9 +8,10 @@
 # old file (deleted, its inode) and the new ones on the new file. Then all 16 sessions generate at
 # once, 20,000 values each, for sno_new(), muid_new(), uid8_new('spread') and
 # uid8_new('time_sequential'): no value may appear twice. This build is left installed.
-#   bash tests/upgrade_in_place.sh WORK_DIR   (expects `scripts/pg.sh pgrx-init` to have run; builds
-#                                             0.4.0 and 0.3.0 in $COMB_EXT_TARGET/old-VERSION-pgNN (default target/); port COMB_EXT_TEST_PORT
-#                                             + 30, default 54360)
+#   bash tests/upgrade_in_place.sh WORK_DIR [--build-only]
+#     (expects `scripts/pg.sh pgrx-init` to have run; builds 0.4.0 and 0.3.0 in
+#     $COMB_EXT_TARGET/old-VERSION-pgNN (default target/), then with --build-only stops there; port
+#     COMB_EXT_TEST_PORT + 30, default 54360)
 # The control (shows the test can fail): COMB_EXT_INPLACE_OLD_STAGE=DIR installs the `cargo pgrx
 # package --out-dir` tree in DIR as the old library instead of 0.4.0. Built by hand from 0.4.0 with
 # the sno and muid structs renamed, the two versions keep two generators each and repeat values:
@@ -81,6 +82,7 @@ fi
 for stage in "$old_stage" "$old3_stage"; do
     [ -f "$stage$library" ] || { echo "upgrade_in_place: no $library in $stage" >&2; exit 1; }
 done
+[ "${2:-}" != --build-only ] || exit 0
 # This build first, so the reinstall under the old sessions only renames (and another test's new
 # sessions meet the old library for as short a time as can be).
 bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
