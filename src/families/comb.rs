@@ -1,15 +1,12 @@
 //! SQL surface of the COMB family: argument conversion and error reports around `rules::comb`.
 
+use crate::postgres::enum_arg::enum_arg;
 use crate::postgres::errors;
 use crate::postgres::timestamptz::{self, shown};
 use crate::rules::comb::{self as layout, CombError, Format, Generator};
 use crate::rules::random::ProcessRng;
 use crate::rules::watermark::Family;
 use crate::server::watermark;
-use pgrx::callconv::{Arg, ArgAbi};
-use pgrx::pgrx_sql_entity_graph::metadata::{
-    ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
-};
 use pgrx::prelude::*;
 use pgrx::{Internal, Uuid};
 use std::cell::RefCell;
@@ -43,51 +40,13 @@ impl From<comb_format> for Format {
     }
 }
 
-/// A `comb_format` argument read without pgrx's per-call catalog look-up and String allocation
-/// (about 100 ns a call): the enum value's OID maps to its format through a per-backend cache,
-/// filled on first sight by pgrx's own conversion.
-#[derive(Clone, Copy)]
-pub struct FormatArg(Format);
-
-thread_local! {
-    static FORMAT_OIDS: RefCell<Vec<(pg_sys::Oid, Format)>> = const { RefCell::new(Vec::new()) };
-}
-
-impl FromDatum for FormatArg {
-    unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, typoid: pg_sys::Oid) -> Option<Self> {
-        if is_null {
-            return None;
-        }
-        let oid = unsafe { pg_sys::Oid::from_datum(datum, false)? };
-        let cached = FORMAT_OIDS.with_borrow(|seen| seen.iter().find(|(o, _)| *o == oid).map(|(_, f)| *f));
-        if let Some(format) = cached {
-            return Some(FormatArg(format));
-        }
-        let format = Format::from(unsafe { comb_format::from_polymorphic_datum(datum, false, typoid)? });
-        FORMAT_OIDS.with_borrow_mut(|seen| seen.push((oid, format)));
-        Some(FormatArg(format))
-    }
-}
-
-unsafe impl<'fcx> ArgAbi<'fcx> for FormatArg {
-    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
-        // SAFETY: pgrx calls this only for an argument of SQL type comb_format.
-        unsafe { errors::strict_arg(arg) }
-    }
-}
-
-unsafe impl SqlTranslatable for FormatArg {
-    const TYPE_IDENT: &'static str = <comb_format as SqlTranslatable>::TYPE_IDENT;
-    const TYPE_ORIGIN: TypeOrigin = TypeOrigin::ThisExtension;
-    const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("comb_format"));
-    const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("comb_format")));
-}
-
-impl From<FormatArg> for Format {
-    fn from(format: FormatArg) -> Format {
-        format.0
-    }
-}
+enum_arg!(
+    /// A `comb_format` argument, read through `postgres::enum_arg`'s cache.
+    FormatArg,
+    comb_format,
+    Format,
+    "comb_format"
+);
 
 /// This backend's generators (one per format, for per-session monotonicity) and its RNG.
 struct Session {

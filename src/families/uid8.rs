@@ -1,6 +1,7 @@
 //! SQL surface of 8-byte unique IDs (as `bigint`): `uid8_new`, decoders, the builder, bytea
 //! conversion, and the claiming of generator ids through PostgreSQL's lock manager.
 
+use crate::postgres::enum_arg::enum_arg;
 use crate::postgres::errors;
 use crate::postgres::timestamptz;
 use crate::rules::time;
@@ -34,6 +35,14 @@ impl From<uid8_mode> for Mode {
         }
     }
 }
+
+enum_arg!(
+    /// A `uid8_mode` argument, read through `postgres::enum_arg`'s cache.
+    ModeArg,
+    uid8_mode,
+    Mode,
+    "uid8_mode"
+);
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
 
@@ -429,7 +438,7 @@ fn now_ms() -> i64 {
 /// 64 sequence numbers of every held id are used, up to comb_ext.uid8_generators_per_session,
 /// kept until the session ends), the cluster id setting.
 #[pg_extern(volatile, parallel_restricted)]
-fn uid8_new(mode: default!(uid8_mode, "'spread'")) -> i64 {
+fn uid8_new(mode: default!(ModeArg, "'spread'")) -> i64 {
     new_id(mode.into())
 }
 
@@ -609,7 +618,7 @@ fn uid8_from_parts(
     sequence: i32,
     generator: i32,
     cluster: i32,
-    mode: default!(uid8_mode, "'spread'"),
+    mode: default!(ModeArg, "'spread'"),
 ) -> i64 {
     from_parts(Parts { timestamp_ms, sequence, generator, cluster, mode: mode.into() })
 }

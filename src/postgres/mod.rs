@@ -1,7 +1,8 @@
-//! What talks to PostgreSQL itself for every family: ERROR reports, `timestamptz` conversion, planner
-//! and sort support, and every difference between majors (`compat`).
+//! What talks to PostgreSQL itself for every family: ERROR reports, `timestamptz` conversion, enum
+//! arguments, planner and sort support, and every difference between majors (`compat`).
 
 pub mod compat;
+pub mod enum_arg;
 pub mod errors;
 pub mod planner;
 pub mod sort_support;

@@ -22,33 +22,45 @@ use std::time::Duration;
 /// tmpfs on Linux: one per machine (a container usually has its own).
 const ROOT: &str = "/dev/shm";
 
-/// The server that `value` of identity setting `setting` must stay with, if it is another one that
-/// runs now on this machine; else this server takes it (or keeps it) and the answer is None.
-pub fn held_elsewhere(system_identifier: u64, setting: usize, digest: u64) -> Option<LiveHolder> {
-    let me = this_server()?;
-    let path = registry()?.join(holder_file_name(system_identifier, setting, digest));
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .ok()?;
-    if !file.metadata().ok()?.file_type().is_file() || !lock_within_a_second(&file) {
-        return None;
+/// This server and the registry, found once for a check of several values.
+pub struct Registry {
+    me: LiveHolder,
+    directory: PathBuf,
+}
+
+impl Registry {
+    /// None where the registry cannot be used (then nothing is refused by it).
+    pub fn open() -> Option<Registry> {
+        Some(Registry { me: this_server()?, directory: registry()? })
     }
-    let mut text = String::new();
-    (&file).take(4096).read_to_string(&mut text).ok()?;
-    match holding(Some(text.as_str()).filter(|t| !t.is_empty()), &me, runs) {
-        Holding::Other(holder) => Some(holder),
-        Holding::Ours => None,
-        Holding::Free => {
-            let _ = file.set_len(0).and_then(|_| file.write_all_at(me.to_text().as_bytes(), 0));
-            None
+
+    /// The server that `value` of identity setting `setting` must stay with, if it is another one
+    /// that runs now on this machine; else this server takes it (or keeps it) and the answer is None.
+    pub fn held_elsewhere(&self, system_identifier: u64, setting: usize, digest: u64) -> Option<LiveHolder> {
+        let path = self.directory.join(holder_file_name(system_identifier, setting, digest));
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path)
+            .ok()?;
+        if !file.metadata().ok()?.file_type().is_file() || !lock_within_a_second(&file) {
+            return None;
         }
+        let mut text = String::new();
+        (&file).take(4096).read_to_string(&mut text).ok()?;
+        match holding(Some(text.as_str()).filter(|t| !t.is_empty()), &self.me, runs) {
+            Holding::Other(holder) => Some(holder),
+            Holding::Ours => None,
+            Holding::Free => {
+                let _ = file.set_len(0).and_then(|_| file.write_all_at(self.me.to_text().as_bytes(), 0));
+                None
+            }
+        }
+        // The lock goes with the file.
     }
-    // The lock goes with the file.
 }
 
 /// Holders keep the lock for a read and a write; one stopped while it holds it (SIGSTOP) must not

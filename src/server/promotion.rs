@@ -36,7 +36,6 @@ fn values_now() -> [i64; 3] {
 }
 
 /// Why a setting's value is refused here.
-#[derive(Clone)]
 enum Refusal {
     /// It is the one the server had when a copy, `pg_upgrade` or promotion was first seen.
     SetApart,
@@ -68,11 +67,18 @@ fn check(function: &str, values: [i64; 3]) -> [Option<Refusal>; 3] {
     if !in_its_file || stored.as_ref() != Some(&record) {
         crate::server::high_water::write_identity(function, &record);
     }
+    let registry = settings
+        .iter()
+        .any(|s| s.must_change_on_copy)
+        .then(crate::server::live_copies::Registry::open)
+        .flatten();
     std::array::from_fn(|i| {
         if refused[i] {
             Some(Refusal::SetApart)
         } else if settings[i].must_change_on_copy {
-            crate::server::live_copies::held_elsewhere(system_identifier, i, settings[i].digest)
+            registry
+                .as_ref()?
+                .held_elsewhere(system_identifier, i, settings[i].digest)
                 .map(|holder| Refusal::HeldByRunningServer(holder.pid))
         } else {
             None
