@@ -425,8 +425,8 @@ timescaledb_lane() {
 
 # background COMMAND...: a lane off the critical path (lint, loom, masking, fuzzing; TimescaleDB alone on 16), all of
 # it (builds, servers, fuzzers) at the lowest priority, so it takes only the CPU the majors' lanes leave: from
-# nothing, its builds took a third of the 2 cores while 18's server and cargo pgrx test builds waited. It has no
-# timed check, and is not counted among COMB_EXT_LANES.
+# nothing, its builds had the same share of the 2 cores as 18's server and cargo pgrx test builds, the critical
+# path. It has no timed check, and is not counted among COMB_EXT_LANES.
 background() {
     renice -n 19 -p "$BASHPID" >/dev/null
     "$@"
