@@ -558,5 +558,11 @@ for n in "${started_lanes[@]}"; do
 done | sort -rn | awk 'NR <= 3' | while IFS=$'\t' read -r s lane text; do
     echo "  $(minutes "$s")  [$lane] ${text:0:150}"
 done
+# A failed lane's step and its log's last lines once more, at the very end: CI may keep only the output's tail.
+for name in "${failed[@]}"; do
+    last_step=$(awk -F'\t' '$2 != "(wait)" && $2 != "(end)" { s = $2 } END { print (s == "" ? "(before its first step)" : s) }' "$WORK/steps-$name.tsv" 2>/dev/null)
+    echo "lane $name FAILED in its step: ${last_step:0:200}"
+    tail -n 40 "$WORK/lane-$name.log" | sed "s/^/  [$name] /"
+done
 echo "test: ${#passed[@]} passed, ${#failed[@]} failed"
 [ ${#failed[@]} -eq 0 ]
