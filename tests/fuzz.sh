@@ -15,7 +15,7 @@ if ! cargo fuzz --version 2>/dev/null | grep -q "0.13.2"; then
     # Unoptimised, as cargo-pgrx (scripts/setup.sh): it only drives cargo and the fuzzers.
     cargo install cargo-fuzz --version 0.13.2 --locked --debug
 fi
-[ "$SECONDS_EACH" != --install-only ] || exit 0
+[ "${1:-}" != --install-only ] || exit 0
 cd "$REPO/fuzz"
 # The targets call only src/rules: built with --cfg rules_only, comb_ext leaves out pgrx and everything that
 # touches PostgreSQL (src/lib.rs), which from nothing cut the build from 12.5 min. cargo fuzz appends its own
