@@ -176,6 +176,16 @@ fn register_settings() {
         GucFlags::default(),
     );
     GucRegistry::define_int_guc(
+        c"comb_ext.uid8_run_ahead",
+        c"How far (ms, 0-2000) a session's uid8s may run ahead of the clock when its milliseconds are full; 0 waits for the clock.",
+        c"Past it uid8_new waits for the clock, as it always does at 0 (upstream's behaviour). uid8_timestamp of an id is at most this far past the time it was made. In force only where the library was installed before the server started (else 0, with a LOG).",
+        &uid8::RUN_AHEAD,
+        0,
+        rules::uid8::RUN_AHEAD_MAX_MS as i32,
+        GucContext::Userset,
+        GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_int_guc(
         c"comb_ext.max_clock_wait",
         c"Longest time (ms) one call of sno_new, uid8_new or muid_new waits for the system clock to reach the values it must follow.",
         c"A generator whose clock reads behind values it issued (or the mark reserved before a restart), or muid_new after bursts ran its values 2 s ahead, waits until the clock reaches them; past this it fails instead of blocking every insert.",

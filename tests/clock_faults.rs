@@ -105,8 +105,9 @@ fn sno_tick_tocks_then_waits_on_a_second_step_into_the_same_past() {
 
 #[test]
 fn uid8_goes_on_past_the_last_millisecond_used() {
-    // One generator id, and up to four (claimed as milliseconds fill: 100 calls a ms here).
-    for limit in [1, 4] {
+    // One generator id, and up to four (claimed as milliseconds fill: 100 calls a ms here); waiting
+    // for the clock at a full millisecond (upstream), and running up to 2 s ahead of it.
+    for (limit, run_ahead) in [1, 4].into_iter().flat_map(|limit| [(limit, 0), (limit, uid8::RUN_AHEAD_MAX_MS)]) {
         for steps in FAULTS {
             let mut generators = Uid8Generators::new();
             generators.claimed(0, START_US / MS - 1);
@@ -116,13 +117,13 @@ fn uid8_goes_on_past_the_last_millisecond_used() {
             for reading in clock_walk(steps) {
                 let mut now_ms = reading / MS;
                 let issued = loop {
-                    match generators.next(now_ms, limit) {
+                    match generators.next(now_ms, limit, run_ahead) {
                         Uid8Next::Issue { timestamp_ms, sequence, generator } => {
                             break (timestamp_ms, sequence, generator)
                         }
                         Uid8Next::WaitUntil { timestamp_ms } => {
-                            // Waits are for a clock at most a second behind, never for a longer step to
-                            // come back.
+                            // Waits are for a clock at most a second behind the bound, never for a longer
+                            // step to come back.
                             assert!(timestamp_ms > now_ms && timestamp_ms - now_ms <= uid8::WAIT_AHEAD_MS, "{steps:?}");
                             now_ms = timestamp_ms;
                         }

@@ -10,7 +10,7 @@ use crate::rules::watermark::Family;
 use crate::server::high_water::{self, Marked};
 use crate::server::shmem::{self, PerProc, Shared};
 use crate::server::watermark;
-use crate::server::{clock_wait, identity, promotion, standby};
+use crate::server::{clock_wait, identity, installed, promotion, standby};
 use pgrx::callconv::{BoxRet, FcInfo};
 use pgrx::pgrx_sql_entity_graph::metadata::{
     ArgumentError, ReturnsError, ReturnsRef, SqlMappingRef, SqlTranslatable, TypeOrigin,
@@ -52,6 +52,18 @@ pub static GENERATOR_ID: GucSetting<i32> = GucSetting::<i32>::new(-1);
 pub static GENERATORS_PER_SESSION: GucSetting<i32> = GucSetting::<i32>::new(16);
 /// How many generator ids of a cluster id one role, and one database, may hold.
 pub static GENERATOR_SHARE: GucSetting<i32> = GucSetting::<i32>::new(uid8::GENERATOR_SHARE_DEFAULT);
+/// How far past the clock (ms) a session's ids may run when its milliseconds are full; 0 waits.
+pub static RUN_AHEAD: GucSetting<i32> = GucSetting::<i32>::new(uid8::RUN_AHEAD_MAX_MS as i32);
+
+/// The run-ahead bound in force: the setting, or 0 (upstream's wait) while the library may not be
+/// the only one its server runs (`server::installed`).
+fn run_ahead_ms() -> i64 {
+    match RUN_AHEAD.get() {
+        0 => 0,
+        ms if installed::alone_since_server_start() => ms as i64,
+        _ => 0,
+    }
+}
 
 /// The cluster id setting, or unset (-1) the derived one (`identity::effective_uid8_cluster_id`):
 /// on a Citus node its group id, else 0. A group id past 15 fails: it must be set by hand.
@@ -273,8 +285,9 @@ fn refuse_first_id(cluster: i32, refusal: Refusal, held: Holdings) -> ! {
 
 impl Session {
     /// Records in HIGH_WATER that `generator` issued `ms`, before the value is returned (so before
-    /// the id can be let go); once per millisecond and id.
-    fn publish(&mut self, generator: i32, ms: i64) {
+    /// the id can be let go), and reserves `ms` on disk with the clock at `now_ms`; once per
+    /// millisecond and id.
+    fn publish(&mut self, generator: i32, ms: i64, now_ms: i64) {
         let index = self.published.iter().position(|&(g, _)| g == generator);
         if index.is_some_and(|i| self.published[i].1 >= ms) {
             return;
@@ -283,7 +296,7 @@ impl Session {
             let slot = &mut high[generator as usize];
             *slot = (*slot).max(ms);
         });
-        high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.issue(ms));
+        high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.issue(ms, now_ms));
         match index {
             Some(i) => self.published[i].1 = ms,
             None => self.published.push((generator, ms)),
@@ -436,7 +449,8 @@ fn now_ms() -> i64 {
 
 /// A new ID: one of this session's generator ids (claimed on first use and when a millisecond's
 /// 64 sequence numbers of every held id are used, up to comb_ext.uid8_generators_per_session,
-/// kept until the session ends), the cluster id setting.
+/// kept until the session ends), the cluster id setting; its millisecond the clock's, or up to
+/// comb_ext.uid8_run_ahead past it when the session's milliseconds are full.
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(ModeArg, "'spread'")) -> i64 {
     new_id(mode.into())
@@ -450,6 +464,7 @@ fn new_id(mode: Mode) -> i64 {
     release_extra_ids_at_transaction_end();
     let pinned = GENERATOR_ID.get();
     let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
+    let run_ahead = run_ahead_ms();
     SESSION.with_borrow_mut(|session| {
         session.follow_settings(cluster, pinned, limit);
         let mut wait = clock_wait::ClockWait::new("uid8_new");
@@ -457,7 +472,7 @@ fn new_id(mode: Mode) -> i64 {
             // The generators' clock (src/server/watermark.rs), in µs for the watermark and in ms.
             let now_us = watermark::clock_us();
             let now = now_us.div_euclid(time::US_PER_MS);
-            match session.generators.next(now, limit) {
+            match session.generators.next(now, limit, run_ahead) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The id about to be used must still be held; if it is not, none may be.
                     if !still_held(cluster, generator) {
@@ -469,7 +484,7 @@ fn new_id(mode: Mode) -> i64 {
                         continue;
                     }
                     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode };
-                    session.publish(generator, timestamp_ms);
+                    session.publish(generator, timestamp_ms, now);
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(
                             "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",

@@ -229,10 +229,18 @@ pub enum Next {
     Claim,
 }
 
-/// A millisecond at most this far ahead of the clock waits for it (a full millisecond, a claim
-/// after a restart, whose mark is up to two seconds ahead); further ahead, the clock was set back
-/// or the mark was written far ahead, and the generator goes on without waiting.
+/// A millisecond at most this far past the run-ahead bound waits for the clock to bring it within
+/// the bound (a full millisecond, a claim after a restart, whose mark is up to two seconds ahead);
+/// further ahead, the clock was set back or the mark was written far ahead, and the generator goes
+/// on without waiting.
 pub const WAIT_AHEAD_MS: i64 = high_water::WINDOW_US / 1_000;
+
+/// The most `comb_ext.uid8_run_ahead` allows, and its default: how far past the clock a session's
+/// ids may run when its milliseconds are full, as snowflake takes the next millisecond instead of
+/// waiting. 2 s, as muid's bound: a statement of 2,048,000 IDs on 16 generator ids that starts at
+/// the clock never waits, and the mark on disk (at most a window past the last millisecond issued,
+/// or two past the clock) lets a restart resume at most 3 s past the clock.
+pub const RUN_AHEAD_MAX_MS: i64 = 2 * high_water::WINDOW_US / 1_000;
 
 /// After a failed extra claim (every id of the cluster id held), this many full milliseconds
 /// wait without probing again: a probe of all 2048 ids is not free.
@@ -249,14 +257,16 @@ struct Held {
 /// on each id. Within a millisecond it issues sequence s on every usable id, in ascending id
 /// order, before sequence s + 1, so the (ms, sequence, generator) triples it issues, which is
 /// how TIME_SEQUENTIAL IDs sort, strictly increase. When a millisecond is full it asks for one
-/// more id (up to the caller's limit, one claim per full millisecond) and waits for the next
-/// millisecond, as upstream does with its one id.
+/// more id (up to the caller's limit, one claim per full millisecond) and takes the next
+/// millisecond, up to the run-ahead bound past the clock, as snowflake does; past the bound it
+/// waits for the clock, as upstream does with its one id.
 ///
-/// An id claimed at wall-clock ms `c` is usable only from `max(c, last ms issued) + 1` on: its
-/// previous holder made its last ID no later than `c`, and the session's own milliseconds up to
-/// the last one issued are already laid out without it. So the set of usable ids is fixed for
-/// every millisecond, and the order holds whatever ids join or leave. The clock is passed in so
-/// tests drive it.
+/// An id claimed at `c`, the later of the clock and the last millisecond the server saw issued on
+/// it (HIGH_WATER, where a holder running ahead publishes its milliseconds), is usable only from
+/// `max(c, last ms issued) + 1` on: its previous holder made its last ID no later than `c`, and the
+/// session's own milliseconds up to the last one issued are already laid out without it. So the
+/// set of usable ids is fixed for every millisecond, and the order holds whatever ids join or
+/// leave. The clock is passed in so tests drive it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Generators {
     /// Ascending by generator id.
@@ -319,8 +329,9 @@ impl Generators {
         Next::Issue { timestamp_ms, sequence, generator }
     }
 
-    /// What to do at wall-clock ms `now_ms`, holding at most `limit` ids.
-    pub fn next(&mut self, now_ms: i64, limit: usize) -> Next {
+    /// What to do at wall-clock ms `now_ms`, holding at most `limit` ids, its milliseconds at most
+    /// `run_ahead_ms` past the clock (0: upstream's wait for the clock when a millisecond is full).
+    pub fn next(&mut self, now_ms: i64, limit: usize, run_ahead_ms: i64) -> Next {
         if self.held.is_empty() {
             return Next::Claim;
         }
@@ -348,12 +359,13 @@ impl Generators {
         let after = self.last.map_or(now_ms, |(ms, _, _)| now_ms.max(ms + 1));
         let first_usable = self.held.iter().map(|h| h.from_ms).min().unwrap_or(after);
         let ms = after.max(first_usable);
-        if ms > now_ms && ms - now_ms <= WAIT_AHEAD_MS {
-            return Next::WaitUntil { timestamp_ms: ms };
+        let past_bound = ms - now_ms - run_ahead_ms;
+        if past_bound > 0 && past_bound <= WAIT_AHEAD_MS {
+            return Next::WaitUntil { timestamp_ms: ms - run_ahead_ms };
         }
-        // ms is the clock's, or far ahead of it: the clock stepped back, and the session goes on
-        // from where it was rather than wait for the clock to come back (which could take as
-        // long as the step).
+        // ms is within the bound of the clock, or far past it: the clock stepped back, and the
+        // session goes on from where it was rather than wait for the clock to come back (which
+        // could take as long as the step).
         let generator = self.usable_after(ms, -1).expect("an id is usable from its from_ms on");
         self.issue(ms, 0, generator)
     }
@@ -374,10 +386,10 @@ impl Reservation {
         Reservation { reserved_ms: 0, resumed_ms: 0 }
     }
 
-    /// Before an ID of millisecond `ms` is returned.
-    pub fn issue(&mut self, ms: i64) {
-        // `ms` is at most the clock's millisecond: uid8 never issues ahead of it.
-        self.reserved_ms = high_water::reserve(self.reserved_ms, ms, ms, high_water::WINDOW_US / 1_000);
+    /// Before an ID of millisecond `ms` is returned, with the clock at `now_ms`: a window past the
+    /// clock, and at least a sixteenth of one past `ms` when it runs ahead (`high_water::reach`).
+    pub fn issue(&mut self, ms: i64, now_ms: i64) {
+        self.reserved_ms = high_water::reserve(self.reserved_ms, ms, now_ms.min(ms), high_water::WINDOW_US / 1_000);
     }
 
     /// The last millisecond an earlier run of the server may have issued (not the current mark,
@@ -477,19 +489,30 @@ mod tests {
     fn the_reservation_bounds_every_millisecond_issued_and_moves_once_a_window() {
         use high_water::Persisted;
         let mut reservation = Reservation::new();
-        reservation.issue(5_000);
+        reservation.issue(5_000, 5_000);
         assert_eq!(reservation.record(), [6_000]);
-        reservation.issue(5_999);
+        reservation.issue(5_999, 5_999);
         assert_eq!(reservation.record(), [6_000]);
-        reservation.issue(6_000);
+        reservation.issue(6_000, 6_000);
         assert_eq!(reservation.record(), [7_000]);
         // While the server runs, the mark says nothing about what was issued.
         assert!(reservation.last_ms() < 0);
         let mut restarted = Reservation::new();
         restarted.resume(reservation.record());
         assert_eq!(restarted.last_ms(), 6_999);
-        restarted.issue(7_000);
+        restarted.issue(7_000, 7_000);
         assert_eq!((restarted.record(), restarted.last_ms()), ([8_000], 6_999));
+        // Run ahead of the clock: a window past the clock, at least a sixteenth of one past the
+        // millisecond issued; and a clock ahead of the millisecond (a step back) counts as it.
+        let mut ahead = Reservation::new();
+        ahead.issue(10_500, 10_000);
+        assert_eq!(ahead.record(), [11_000]);
+        ahead.issue(11_000, 10_001);
+        assert_eq!(ahead.record(), [11_062]);
+        ahead.issue(12_000, 9_000);
+        assert_eq!(ahead.record(), [12_062]);
+        ahead.issue(12_100, 20_000);
+        assert_eq!(ahead.record(), [13_100]);
     }
 
     #[test]
@@ -564,12 +587,12 @@ mod tests {
     fn draw_noting_claims(
         generators: &mut Generators,
         clock: &mut i64,
-        limit: usize,
+        (limit, run_ahead): (usize, i64),
         free: &mut Vec<i32>,
         claims: &mut HashMap<i32, i64>,
     ) -> (i64, i32, i32) {
         loop {
-            match generators.next(*clock, limit) {
+            match generators.next(*clock, limit, run_ahead) {
                 Next::Issue { timestamp_ms, sequence, generator } => return (timestamp_ms, sequence, generator),
                 Next::WaitUntil { timestamp_ms } => {
                     assert!(timestamp_ms > *clock);
@@ -589,7 +612,7 @@ mod tests {
     }
 
     fn draw(generators: &mut Generators, clock: &mut i64, limit: usize, free: &mut Vec<i32>) -> (i64, i32, i32) {
-        draw_noting_claims(generators, clock, limit, free, &mut HashMap::new())
+        draw_noting_claims(generators, clock, (limit, 0), free, &mut HashMap::new())
     }
 
     fn issue(timestamp_ms: i64, sequence: i32, generator: i32) -> Next {
@@ -599,49 +622,96 @@ mod tests {
     #[test]
     fn one_id_counts_within_a_millisecond_and_waits_past_64() {
         let mut generators = Generators::new();
-        assert_eq!(generators.next(99, 1), Next::Claim);
+        assert_eq!(generators.next(99, 1, 0), Next::Claim);
         generators.claimed(5, 99);
-        assert_eq!(generators.next(99, 1), Next::WaitUntil { timestamp_ms: 100 });
+        assert_eq!(generators.next(99, 1, 0), Next::WaitUntil { timestamp_ms: 100 });
         for sequence in 0..=SEQUENCE_MAX {
-            assert_eq!(generators.next(100, 1), issue(100, sequence, 5));
+            assert_eq!(generators.next(100, 1, 0), issue(100, sequence, 5));
         }
-        assert_eq!(generators.next(100, 1), Next::WaitUntil { timestamp_ms: 101 });
-        assert_eq!(generators.next(101, 1), issue(101, 0, 5));
+        assert_eq!(generators.next(100, 1, 0), Next::WaitUntil { timestamp_ms: 101 });
+        assert_eq!(generators.next(101, 1, 0), issue(101, 0, 5));
+    }
+
+    #[test]
+    fn a_full_millisecond_runs_ahead_up_to_the_bound_then_waits_for_the_clock() {
+        let mut generators = Generators::new();
+        generators.claimed(5, 99);
+        // The clock stands at 100: ms 100 to 105 (5 ms ahead) fill at once, then the next call
+        // waits until the clock reaches 101, when ms 106 is 5 ms ahead.
+        for ms in 100..=105 {
+            for sequence in 0..=SEQUENCE_MAX {
+                assert_eq!(generators.next(100, 1, 5), issue(ms, sequence, 5));
+            }
+        }
+        assert_eq!(generators.next(100, 1, 5), Next::WaitUntil { timestamp_ms: 101 });
+        assert_eq!(generators.next(101, 1, 5), issue(106, 0, 5));
+        // A lower bound later (the setting changed) waits longer; 0 is upstream's wait.
+        for _ in 1..=SEQUENCE_MAX {
+            generators.next(101, 1, 5);
+        }
+        assert_eq!(generators.next(101, 1, 0), Next::WaitUntil { timestamp_ms: 107 });
+        // Claims go on as without run-ahead: one more id per full millisecond, up to the limit.
+        let mut two = Generators::new();
+        two.claimed(1, 99);
+        for _ in 0..=SEQUENCE_MAX {
+            two.next(100, 2, RUN_AHEAD_MAX_MS);
+        }
+        assert_eq!(two.next(100, 2, RUN_AHEAD_MAX_MS), Next::Claim);
+        two.claimed(2, 100);
+        assert_eq!(two.next(100, 2, RUN_AHEAD_MAX_MS), issue(101, 0, 1));
+        assert_eq!(two.next(100, 2, RUN_AHEAD_MAX_MS), issue(101, 0, 2));
+    }
+
+    #[test]
+    fn after_a_restart_the_first_id_runs_ahead_within_the_bound_and_waits_past_it() {
+        // The mark lay 1,800 ms ahead: within the bound, the first ID is issued at once.
+        let mut restarted = Generators::new();
+        restarted.claimed(9, 11_800);
+        assert_eq!(restarted.next(10_000, 1, RUN_AHEAD_MAX_MS), issue(11_801, 0, 9));
+        // 2,801 ms ahead: 801 past the bound, it waits until the clock brings it within.
+        let mut further = Generators::new();
+        further.claimed(9, 12_800);
+        assert_eq!(further.next(10_000, 1, RUN_AHEAD_MAX_MS), Next::WaitUntil { timestamp_ms: 10_801 });
+        assert_eq!(further.next(10_801, 1, RUN_AHEAD_MAX_MS), issue(12_801, 0, 9));
+        // More than WAIT_AHEAD_MS past it, the clock stepped back: goes on.
+        let mut stepped = Generators::new();
+        stepped.claimed(9, 13_001);
+        assert_eq!(stepped.next(10_000, 1, RUN_AHEAD_MAX_MS), issue(13_002, 0, 9));
     }
 
     #[test]
     fn a_clock_step_back_goes_on_past_the_last_millisecond() {
         let mut generators = Generators::new();
         generators.claimed(5, 0);
-        assert_eq!(generators.next(5000, 1), issue(5000, 0, 5));
-        assert_eq!(generators.next(400, 1), issue(5000, 1, 5));
+        assert_eq!(generators.next(5000, 1, 0), issue(5000, 0, 5));
+        assert_eq!(generators.next(400, 1, 0), issue(5000, 1, 5));
         for _ in 2..=SEQUENCE_MAX {
-            generators.next(400, 1);
+            generators.next(400, 1, 0);
         }
-        assert_eq!(generators.next(400, 1), issue(5001, 0, 5));
-        assert_eq!(generators.next(5001, 1), issue(5001, 1, 5));
+        assert_eq!(generators.next(400, 1, 0), issue(5001, 0, 5));
+        assert_eq!(generators.next(5001, 1, 0), issue(5001, 1, 5));
     }
 
     #[test]
     fn a_small_step_back_or_a_claim_up_to_a_second_ahead_waits_for_the_clock() {
         let mut generators = Generators::new();
         generators.claimed(5, 0);
-        assert_eq!(generators.next(5000, 1), issue(5000, 0, 5));
+        assert_eq!(generators.next(5000, 1, 0), issue(5000, 0, 5));
         for _ in 1..=SEQUENCE_MAX {
-            generators.next(4000, 1);
+            generators.next(4000, 1, 0);
         }
         // Full, and 5001 is 1002 ms ahead of the clock: goes on. Full again, and 5002 is 1000 ms
         // ahead: waits for the clock.
-        assert_eq!(generators.next(3999, 1), issue(5001, 0, 5));
+        assert_eq!(generators.next(3999, 1, 0), issue(5001, 0, 5));
         for _ in 1..=SEQUENCE_MAX {
-            generators.next(4002, 1);
+            generators.next(4002, 1, 0);
         }
-        assert_eq!(generators.next(4002, 1), Next::WaitUntil { timestamp_ms: 5002 });
+        assert_eq!(generators.next(4002, 1, 0), Next::WaitUntil { timestamp_ms: 5002 });
         // An id claimed after a restart, whose mark is 800 ms ahead: the first ID waits for it.
         let mut restarted = Generators::new();
         restarted.claimed(9, 10_800);
-        assert_eq!(restarted.next(10_000, 1), Next::WaitUntil { timestamp_ms: 10_801 });
-        assert_eq!(restarted.next(10_801, 1), issue(10_801, 0, 9));
+        assert_eq!(restarted.next(10_000, 1, 0), Next::WaitUntil { timestamp_ms: 10_801 });
+        assert_eq!(restarted.next(10_801, 1, 0), issue(10_801, 0, 9));
     }
 
     #[test]
@@ -650,25 +720,25 @@ mod tests {
         generators.claimed(7, 90);
         generators.claimed(3, 90);
         // Sequence s on every id, ascending, before s + 1.
-        assert_eq!(generators.next(100, 3), issue(100, 0, 3));
-        assert_eq!(generators.next(100, 3), issue(100, 0, 7));
-        assert_eq!(generators.next(100, 3), issue(100, 1, 3));
+        assert_eq!(generators.next(100, 3, 0), issue(100, 0, 3));
+        assert_eq!(generators.next(100, 3, 0), issue(100, 0, 7));
+        assert_eq!(generators.next(100, 3, 0), issue(100, 1, 3));
         for _ in 3..128 {
-            generators.next(100, 3);
+            generators.next(100, 3, 0);
         }
         assert_eq!(generators.last, Some((100, SEQUENCE_MAX, 7)));
         // Full: one claim, then the wait; the new id 5 sits between the others from ms 101 on.
-        assert_eq!(generators.next(100, 3), Next::Claim);
+        assert_eq!(generators.next(100, 3, 0), Next::Claim);
         generators.claimed(5, 100);
-        assert_eq!(generators.next(100, 3), Next::WaitUntil { timestamp_ms: 101 });
-        assert_eq!(generators.next(101, 3), issue(101, 0, 3));
-        assert_eq!(generators.next(101, 3), issue(101, 0, 5));
-        assert_eq!(generators.next(101, 3), issue(101, 0, 7));
+        assert_eq!(generators.next(100, 3, 0), Next::WaitUntil { timestamp_ms: 101 });
+        assert_eq!(generators.next(101, 3, 0), issue(101, 0, 3));
+        assert_eq!(generators.next(101, 3, 0), issue(101, 0, 5));
+        assert_eq!(generators.next(101, 3, 0), issue(101, 0, 7));
         for _ in 3..192 {
-            generators.next(101, 3);
+            generators.next(101, 3, 0);
         }
         // At the limit: no claim, just the wait.
-        assert_eq!(generators.next(101, 3), Next::WaitUntil { timestamp_ms: 102 });
+        assert_eq!(generators.next(101, 3, 0), Next::WaitUntil { timestamp_ms: 102 });
         assert_eq!(generators.generators().collect::<Vec<_>>(), [3, 5, 7]);
     }
 
@@ -676,15 +746,15 @@ mod tests {
     fn an_id_claimed_while_the_clock_is_behind_joins_after_the_last_millisecond_used() {
         let mut generators = Generators::new();
         generators.claimed(9, 0);
-        assert_eq!(generators.next(10_000, 2), issue(10_000, 0, 9));
+        assert_eq!(generators.next(10_000, 2, 0), issue(10_000, 0, 9));
         // The clock steps back to 5000; the claim there must not land in ms 10,000 before sequence 1.
         generators.claimed(2, 5_000);
-        assert_eq!(generators.next(5_000, 2), issue(10_000, 1, 9));
+        assert_eq!(generators.next(5_000, 2, 0), issue(10_000, 1, 9));
         for _ in 2..=SEQUENCE_MAX {
-            generators.next(5_000, 2);
+            generators.next(5_000, 2, 0);
         }
-        assert_eq!(generators.next(5_000, 2), issue(10_001, 0, 2));
-        assert_eq!(generators.next(5_000, 2), issue(10_001, 0, 9));
+        assert_eq!(generators.next(5_000, 2, 0), issue(10_001, 0, 2));
+        assert_eq!(generators.next(5_000, 2, 0), issue(10_001, 0, 9));
     }
 
     #[test]
@@ -695,7 +765,7 @@ mod tests {
         let mut claims = 0;
         for _ in 0..(CLAIM_RETRY_FULL_MS as usize + 3) * 64 {
             loop {
-                match generators.next(clock, 2) {
+                match generators.next(clock, 2, 0) {
                     Next::Issue { .. } => break,
                     Next::WaitUntil { timestamp_ms } => clock = timestamp_ms,
                     Next::Claim => {
@@ -714,16 +784,16 @@ mod tests {
         for generator in [1, 2, 3] {
             generators.claimed(generator, 0);
         }
-        assert_eq!(generators.next(10, 3), issue(10, 0, 1));
-        assert_eq!(generators.next(10, 3), issue(10, 0, 2));
+        assert_eq!(generators.next(10, 3, 0), issue(10, 0, 1));
+        assert_eq!(generators.next(10, 3, 0), issue(10, 0, 2));
         generators.retain(|g| g != 3);
-        assert_eq!(generators.next(10, 3), issue(10, 1, 1));
+        assert_eq!(generators.next(10, 3, 0), issue(10, 1, 1));
         generators.retain(|_| false);
-        assert_eq!(generators.next(10, 3), Next::Claim);
+        assert_eq!(generators.next(10, 3, 0), Next::Claim);
         generators.claimed(3, 10);
         // Back again, 3 is usable only after ms 10, the last one used.
-        assert_eq!(generators.next(10, 3), Next::WaitUntil { timestamp_ms: 11 });
-        assert_eq!(generators.next(11, 3), issue(11, 0, 3));
+        assert_eq!(generators.next(10, 3, 0), Next::WaitUntil { timestamp_ms: 11 });
+        assert_eq!(generators.next(11, 3, 0), issue(11, 0, 3));
     }
 
     /// Sessions claiming ids of one cluster id under [`may_claim`]: (role, database, superuser,
@@ -898,6 +968,59 @@ mod tests {
         assert_eq!(claimants.claim(usize::MAX, 0, 5, true, share), Err(Refusal::Kept { kept: 0 }));
     }
 
+    /// Three sessions taking turns on a pool of 6 ids, `turns` (session, clock step, calls,
+    /// whether it ends after them), running `run_ahead` ms ahead; a claim starts after the clock
+    /// and, `with_high_water`, the last millisecond issued on the id. How many IDs came twice.
+    fn hand_over_repeats(run_ahead: i64, turns: &[(usize, i64, usize, bool)], with_high_water: bool) -> usize {
+        let mut sessions = [Generators::new(), Generators::new(), Generators::new()];
+        let mut free: Vec<i32> = (0..6).collect();
+        let mut high: HashMap<i32, i64> = HashMap::new();
+        let mut clock = 5_000;
+        let mut seen = HashSet::new();
+        let mut repeats = 0;
+        for &(who, step, calls, ends) in turns {
+            clock += step;
+            let session = &mut sessions[who];
+            for _ in 0..calls {
+                let issued = loop {
+                    match session.next(clock, 2, run_ahead) {
+                        Next::Issue { timestamp_ms, sequence, generator } => {
+                            break Some((timestamp_ms, sequence, generator))
+                        }
+                        Next::WaitUntil { timestamp_ms } => clock = timestamp_ms,
+                        Next::Claim if free.is_empty() && session.is_empty() => break None,
+                        Next::Claim if free.is_empty() => session.claim_failed(),
+                        Next::Claim => {
+                            let generator = free.remove(0);
+                            let last = if with_high_water { high.get(&generator).copied().unwrap_or(0) } else { 0 };
+                            session.claimed(generator, clock.max(last));
+                        }
+                    }
+                };
+                let Some(issued) = issued else { break };
+                let last = high.entry(issued.2).or_insert(issued.0);
+                *last = (*last).max(issued.0);
+                repeats += usize::from(!seen.insert(issued));
+            }
+            if ends {
+                // Ids let go are claimed first: the next session takes them over.
+                free.splice(0..0, session.generators());
+                *session = Generators::new();
+            }
+        }
+        repeats
+    }
+
+    #[test]
+    fn a_claim_by_the_clock_alone_repeats_ids_run_ahead() {
+        // The control for the hand-over property: a claimer that starts an id after the clock only
+        // (0.3.0, which keeps nothing in shared memory) repeats what a session ran ahead on it.
+        let turns = [(0, 0, 1000, true), (1, 0, 1000, true)];
+        assert!(hand_over_repeats(RUN_AHEAD_MAX_MS, &turns, false) > 0);
+        assert_eq!(hand_over_repeats(RUN_AHEAD_MAX_MS, &turns, true), 0);
+        assert_eq!(hand_over_repeats(0, &turns, false), 0);
+    }
+
     proptest! {
         #[test]
         fn encode_decode_round_trip(timestamp_ms in 0..TIMESTAMP_LIMIT, sequence in 0..=SEQUENCE_MAX,
@@ -911,7 +1034,7 @@ mod tests {
         /// succeed or fail, ids lost at any point: one session's TIME_SEQUENTIAL IDs strictly
         /// increase (so never repeat), and an id is used only after the millisecond of its claim.
         #[test]
-        fn one_session_strictly_increases(limit in 1usize..6,
+        fn one_session_strictly_increases(limit in 1usize..6, run_ahead in prop_oneof![Just(0i64), 0..=RUN_AHEAD_MAX_MS],
                                           steps in proptest::collection::vec((-50i64..=3, 1usize..300, 0u8..20), 1..60)) {
             let mut generators = Generators::new();
             let mut clock = 10_000;
@@ -938,7 +1061,7 @@ mod tests {
                 }
                 for _ in 0..calls {
                     let (timestamp_ms, sequence, generator) =
-                        draw_noting_claims(&mut generators, &mut clock, limit, &mut free, &mut claimed_at);
+                        draw_noting_claims(&mut generators, &mut clock, (limit, run_ahead), &mut free, &mut claimed_at);
                     prop_assert!(generators.len() <= limit);
                     prop_assert!(timestamp_ms > claimed_at[&generator], "id {} used in the ms of its claim", generator);
                     let id = Parts { timestamp_ms, sequence, generator, cluster: 3, mode: Mode::TimeSequential }
@@ -1021,6 +1144,34 @@ mod tests {
             }
         }
 
+        /// Under a clock that never steps back, with ids claimed at the clock and the last
+        /// millisecond issued on them (the server's HIGH_WATER), every ID lies at most the bound past
+        /// the clock it was issued at, whatever the calls' pace, limit or bound.
+        #[test]
+        fn run_ahead_stays_within_its_bound(limit in 1usize..5, run_ahead in 0..=RUN_AHEAD_MAX_MS,
+                                            turns in proptest::collection::vec((0i64..=3, 1usize..2000), 1..40)) {
+            let mut generators = Generators::new();
+            let mut free: Vec<i32> = (0..8).collect();
+            let mut clock = 5_000;
+            for (step, calls) in turns {
+                clock += step;
+                for _ in 0..calls {
+                    let (timestamp_ms, _, _) =
+                        draw_noting_claims(&mut generators, &mut clock, (limit, run_ahead), &mut free, &mut HashMap::new());
+                    prop_assert!(timestamp_ms >= clock && timestamp_ms - clock <= run_ahead,
+                                 "ms {} with the clock at {} and a bound of {}", timestamp_ms, clock, run_ahead);
+                }
+            }
+        }
+
+        /// Sessions running ahead and handing ids over as they end, each claim starting after the
+        /// last millisecond issued on the id (HIGH_WATER) or the clock, whichever is later: no
+        /// (ms, sequence, generator) twice.
+        #[test]
+        fn sessions_running_ahead_hand_ids_over_without_a_repeat(run_ahead in 1..=RUN_AHEAD_MAX_MS,
+                turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, any::<bool>()), 1..80)) {
+            prop_assert_eq!(hand_over_repeats(run_ahead, &turns, true), 0);
+        }
         /// Sessions sharing a pool of ids under a clock that never steps back, handing ids over
         /// as they end and start again: no (ms, sequence, generator) is ever issued twice.
         #[test]

@@ -4,6 +4,7 @@
 pub mod clock_wait;
 pub mod high_water;
 pub mod identity;
+pub mod installed;
 pub mod latch;
 pub mod live_copies;
 pub mod mask_key;

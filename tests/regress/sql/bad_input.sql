@@ -71,6 +71,8 @@ INSERT INTO bad_input VALUES
     ($$SET comb_ext.uid8_generators_per_session = 2049$$, '22023'),
     ($$SET comb_ext.uid8_generator_share = 0$$, '22023'),
     ($$SET comb_ext.uid8_generator_share = 2049$$, '22023'),
+    ($$SET comb_ext.uid8_run_ahead = -1$$, '22023'),
+    ($$SET comb_ext.uid8_run_ahead = '2001ms'$$, '22023'),
     ($$SET comb_ext.max_clock_wait = '50ms'$$, '22023'),
     ($$SET comb_ext.max_clock_wait = '2h'$$, '22023'),
     -- text forms

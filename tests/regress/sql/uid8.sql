@@ -29,10 +29,21 @@ SELECT regress_error('SELECT uid8_from_parts(0, 0, 0, 16)');
 SELECT regress_error($$SELECT uid8_from_bytea('\x00000000000000')$$);
 SELECT regress_error($$SELECT uid8_from_bytea('\x000000000000000000')$$);
 
--- uid8_new: the wall clock in ms, the cluster id setting, this session's generator id.
+-- uid8_new: the wall clock in ms, the cluster id setting, this session's generator id. A first id
+-- is usable from the millisecond after its claim, and its millisecond may lie up to
+-- comb_ext.uid8_run_ahead (2 s) past the clock instead of waiting; at 0 it is the clock's.
+SHOW comb_ext.uid8_run_ahead;
 SELECT clock_timestamp() AS before \gset
 SELECT uid8_new() AS fresh \gset
 SELECT clock_timestamp() AS after \gset
+SELECT uid8_timestamp(:fresh) BETWEEN date_trunc('milliseconds', :'before'::timestamptz)
+       AND :'after'::timestamptz + current_setting('comb_ext.uid8_run_ahead')::interval AS within_the_run_ahead;
+SET comb_ext.uid8_run_ahead = 0;
+SELECT pg_advisory_unlock_all();
+SELECT clock_timestamp() AS before \gset
+SELECT uid8_new() AS fresh \gset
+SELECT clock_timestamp() AS after \gset
+RESET comb_ext.uid8_run_ahead;
 SELECT uid8_timestamp(:fresh) BETWEEN date_trunc('milliseconds', :'before'::timestamptz) AND :'after' AS time_is_now,
        uid8_mode(:fresh) AS default_mode, uid8_mode(uid8_new('time_sequential')) AS mode,
        uid8_cluster(:fresh) AS cluster;
@@ -97,6 +108,9 @@ SELECT regress_error('SET comb_ext.uid8_generator_id = 1');
 SELECT regress_error('SET comb_ext.uid8_generators_per_session = 4');
 SELECT regress_error('SET comb_ext.uid8_generator_share = 2048');
 SELECT uid8_new() IS NOT NULL AS anyone_may_generate;
+-- The run-ahead is the session's own pace: any role sets it.
+SET comb_ext.uid8_run_ahead = 0;
+RESET comb_ext.uid8_run_ahead;
 RESET ROLE;
 DROP ROLE regress_uid8_user;
 RESET comb_ext.uid8_cluster_id;
