@@ -15,7 +15,7 @@
 # pg_regress against a throwaway cluster running the extension exactly as users install it, names on the
 # search_path, text forms, masking, the SQL edition, pg_dump/pg_restore, sqlsmith (20,000 queries split
 # among the majors), uniqueness and memory, uid8's claims and shares, standbys, the event matrix, clock
-# steps, damaged marks, watermarks, stalls, restarts, muid's run-ahead, Citus (16-18, when its source is
+# steps, damaged marks, watermarks, stalls, restarts, uid8's and muid's run-ahead, Citus (16-18, when its source is
 # beside the repo), pg_partman (14+), TimescaleDB (14-17) and the Debian package.
 # Quick tier: the lint gate, cargo pgrx test (rules, properties, conformance, #[pg_test]s), pg_regress, the
 # names test, and one short cell of each harness class (an event-matrix row, one watermark family, one
@@ -360,8 +360,13 @@ full_lane() {
         bash "$REPO/tests/upgrade_in_place.sh" "$WORK/upgrade_in_place$major"
     fi
 
-    step "[pg$major] the release build, installed: muid's run-ahead (18) and the package use it"
+    step "[pg$major] the release build, installed: uid8's run-ahead, muid's (18) and the package use it"
     COMB_EXT_PROFILE=release "${NICE[@]}" bash "$REPO/scripts/install.sh" --pg-config "$PG_CONFIG" >/dev/null
+
+    # A release build, so that one session's IDs outrun the 64 a millisecond of one generator id by far even on
+    # a loaded machine (a debug build's calls, a few µs each, can come slower than one per 15.6 µs under load).
+    step "[pg$major] uid8 running ahead of the clock at its bounds (2 s, 300 ms, 0): never past the bound and the bound reached; a generator id handed over 1.9 s ahead; kill -9 right after a burst; the clock set back an hour; the library renamed under the running server stops it, with a LOG (release build)"
+    bash "$REPO/tests/uid8_run_ahead.sh" "$WORK/uid8_run_ahead$major"
 
     # A release build: in a debug build one session's calls come slower than one a µs and never run ahead.
     if [ "$major" = 18 ]; then
