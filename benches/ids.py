@@ -90,6 +90,13 @@ def settle_muid(cluster):
     cluster.sql("SELECT pg_sleep(greatest(0, extract(epoch FROM muid_timestamp(muid_new()) - clock_timestamp())))")
 
 
+def settle_uid8(cluster):
+    """Waits out uid8's run-ahead (comb_ext.uid8_run_ahead, 2 s): a session's IDs run up to 2 s ahead of the
+    clock, and a new session's start past the last millisecond issued on the generator id it claims, so a
+    timing right after another would time the bound."""
+    cluster.sql("SELECT pg_sleep(2.05)")
+
+
 def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
     """Median server execution time of count(f()) over generate_series, net of count(*).
     generators: (name, SQL expression) pairs (benches/keys.py passes its own)."""
@@ -103,6 +110,8 @@ def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
         for name, query in order:
             if "muid_new" in query:
                 settle_muid(cluster)
+            if "uid8_new" in query:
+                settle_uid8(cluster)
             runs[name].append(execution_ms(cluster, query))
         log(f"generation round {r + 1}/{repeats} done")
     medians = {name: statistics.median(ms) for name, ms in runs.items()}

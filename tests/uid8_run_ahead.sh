@@ -113,8 +113,11 @@ start
 session restart-after -c "INSERT INTO made (id, made_at) SELECT uid8_new('time_sequential'), clock_timestamp() FROM generate_series(1, 20000)"
 read -r past ahead_left <<<"$(psql_ -F ' ' -c "SELECT (SELECT min(uid8_timestamp(id)) FROM made WHERE run = 'restart-after') > (SELECT max(uid8_timestamp(id)) FROM made WHERE run <> 'restart-after'),
     round(extract(epoch FROM (SELECT max(uid8_timestamp(id)) FROM made WHERE run = 'restart-before') - (SELECT min(made_at) FROM made WHERE run = 'restart-after')) * 1000)")"
+# Restarted again at the real clock: a server started with its clock behind the library's install (here
+# within 30 s) keeps the run-ahead off, as a library installed after the start would.
 echo "+0" >"$offset"
-sleep 2.5
+cluster_stop "$dir"
+start
 echo "  the last ID before the kill lay $ahead_left ms past the clock of the first ID after the restart"
 check "every ID after the restart lies past every ID before it, which lay ahead of its clock" "[ $past = t ] && [ $ahead_left -gt 0 ]"
 
@@ -133,10 +136,11 @@ check "the session went on past its last ID, no value twice" "[ $distinct -eq $i
 
 echo "uid8 run-ahead: the library renamed over itself under the running server"
 library="$("$PG_CONFIG" --pkglibdir)/comb_ext.so"
+logged_before=$(grep -c "uid8_new waits for the clock in this backend instead of running ahead of it" "$dir/server.log" || true)
 cp -p "$library" "$library.uid8_run_ahead" && mv -f "$library.uid8_run_ahead" "$library"
 session renamed -c "INSERT INTO made (id, made_at) SELECT uid8_new('time_sequential'), clock_timestamp() FROM generate_series(1, 100000)"
 read -r ids distinct ahead _ <<<"$(report renamed)"
-logged=$(grep -c "uid8_new waits for the clock in this backend instead of running ahead of it" "$dir/server.log" || true)
+logged=$(($(grep -c "uid8_new waits for the clock in this backend instead of running ahead of it" "$dir/server.log" || true) - logged_before))
 echo "  a new backend: $ids IDs, at most $ahead ms past the clock; $logged LOG lines saying why"
 check "no ID past the clock, and the LOG says why" "awk 'BEGIN { exit !($ahead <= 0) }' && [ $logged -ge 1 ]"
 cluster_stop "$dir"
