@@ -119,6 +119,18 @@ def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
     return base, {name: max(ms - base, 0.0) * 1e6 / calls for name, ms in medians.items()}
 
 
+def pgbench_seconds(cluster, clients, transactions, script, what):
+    """Wall time of `pgbench -n -c clients -j clients -t transactions -f script` on the bench database; a
+    failed transaction (a duplicate key among them) stops the run with pgbench's words."""
+    start = time.monotonic()
+    out = subprocess.run(cluster.command("pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(transactions),
+                                         "-f", script, "bench"), capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    if out.returncode != 0:
+        sys.exit(f"pgbench failed ({what}, {clients} clients): {out.stderr}")
+    return seconds
+
+
 def load_table(cluster, index, name, column, rows):
     table = f"bench_{index}"
     cluster.sql(f"DROP TABLE IF EXISTS {table}; CREATE TABLE {table} (id {column} PRIMARY KEY, payload text NOT NULL); CHECKPOINT;")

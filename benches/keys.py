@@ -12,7 +12,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ids import Cluster, log, measure_generation  # noqa: E402
+from ids import Cluster, log, measure_generation, pgbench_seconds  # noqa: E402
 
 PGBENCH_BATCH = 1000
 # Any time inside every clock's range (sqldatetime ends in 2079); day 50 of the range table's 100.
@@ -114,13 +114,7 @@ def section_keys(has_uuidv7, orders):
 def concurrent_load(cluster, create, clients, rows, script):
     """A fresh table kt loaded by `clients` pgbench clients; (rows, seconds, leaf density of kt_id)."""
     cluster.sql(f"DROP TABLE IF EXISTS kt; {create}; CHECKPOINT;")
-    per_client = max(round(rows / PGBENCH_BATCH / clients), 1)
-    start = time.monotonic()
-    out = subprocess.run(cluster.command("pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(per_client),
-                                         "-f", script, "bench"), capture_output=True, text=True)
-    seconds = time.monotonic() - start
-    if out.returncode != 0:
-        sys.exit(f"pgbench failed: {out.stderr}")
+    seconds = pgbench_seconds(cluster, clients, max(round(rows / PGBENCH_BATCH / clients), 1), script, create)
     density = float(cluster.sql("SELECT (pgstatindex('kt_id')).avg_leaf_density"))
     loaded = int(cluster.sql("SELECT count(*) FROM kt"))
     cluster.sql("DROP TABLE kt")
