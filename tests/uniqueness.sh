@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Uniqueness under load, across sessions and across servers: three clusters side by side, each
 # with its own sno partition, muid medallion and uid8 cluster id (postgresql.conf), each running
-# 8 pgbench sessions at once per generator. The merged output of all three must hold no value
-# twice. Then a backend's memory over 10 million generator calls.
+# 8 pgbench sessions at once per generator. Then, in each cluster at once, two sessions per uid8 mode
+# each make BULK ids in one statement: past the 1,024 a millisecond that 16 generator ids make, so they
+# claim more and run ahead of the clock, and no id may be more than comb_ext.uid8_run_ahead ahead of the
+# clock read after it. The merged output of all three must hold no value twice. Then a backend's memory
+# over 10 million generator calls.
 #   bash tests/uniqueness.sh [work dir]      (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 3..5, default 54333-54335)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
 WORK=${1:-/tmp/comb_ext_uniqueness}
 PORT_BASE=${COMB_EXT_TEST_PORT:-54330}
 PER_SESSION=${COMB_EXT_UNIQUENESS_PER_SESSION:-5000}
+BULK=${COMB_EXT_UNIQUENESS_BULK:-100000}
+UID8_MODES=(spread time_sequential)
 mkdir -p "$WORK"
 chown postgres:postgres "$WORK"
 
@@ -29,7 +34,7 @@ for i in 1 2 3; do
     cluster_start "$dir" "$port" "comb_ext.sno_partition = $i" "comb_ext.medallion = '$((0x10000000000 + i))'" \
         "comb_ext.uid8_cluster_id = $i" "max_connections = 30" >/dev/null
     cluster_psql "$dir" "$port" -d postgres -qAt -c "CREATE EXTENSION comb_ext" \
-        -c "CREATE TABLE drawn (generator text, id text)"
+        -c "CREATE TABLE drawn (generator text, id text)" -c "CREATE TABLE bulk (mode text, id bigint, at timestamptz)"
 done
 
 # The three clusters' loads run at the same time; within each, 8 sessions per generator.
@@ -49,14 +54,39 @@ for i in 1 2 3; do
     pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
+
+# uid8 in bulk: 2 sessions per mode in each cluster, all 12 at once, each id with the clock read after it;
+# checked for duplicates with the pgbench load's ids of its mode.
+pids=()
 for i in 1 2 3; do
-    cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt -c "COPY drawn TO STDOUT" >> "$WORK/all.txt"
+    for mode in "${UID8_MODES[@]}" "${UID8_MODES[@]}"; do
+        cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt \
+            -c "INSERT INTO bulk SELECT '$mode', uid8_new('$mode'), clock_timestamp() FROM generate_series(1, $BULK)" &
+        pids+=($!)
+    done
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+for i in 1 2 3; do
+    # uid8_timestamp is the id's millisecond, at most the bound past the clock's millisecond when it was made,
+    # which is at or before the clock read after it.
+    read -r past ahead most < <(cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt -F ' ' -c "
+        SELECT count(*) FILTER (WHERE uid8_timestamp(id) > at + current_setting('comb_ext.uid8_run_ahead')::interval),
+               count(*) FILTER (WHERE uid8_timestamp(id) > at),
+               coalesce(round(extract(epoch FROM max(uid8_timestamp(id) - at)) * 1000), 0)
+        FROM bulk")
+    echo "  cluster $i: $((4 * BULK)) uid8s in bulk, $ahead ahead of the clock read after them (at most $most ms), $past past comb_ext.uid8_run_ahead"
+    [ "$past" -eq 0 ] || { echo "uniqueness: FAILED, a uid8 ran past comb_ext.uid8_run_ahead" >&2; exit 1; }
+done
+
+for i in 1 2 3; do
+    cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt -c "COPY drawn TO STDOUT" \
+        -c "COPY (SELECT 'uid8_' || mode, id::text FROM bulk) TO STDOUT" >> "$WORK/all.txt"
 done
 
 total=$(wc -l < "$WORK/all.txt")
-expected=$((3 * ${#GENERATORS[@]} * 8 * PER_SESSION))
+expected=$((3 * ${#GENERATORS[@]} * 8 * PER_SESSION + 3 * 2 * ${#UID8_MODES[@]} * BULK))
 duplicates=$(sort "$WORK/all.txt" | uniq -d | wc -l)
-echo "uniqueness: 3 clusters x ${#GENERATORS[@]} generators x 8 sessions x $PER_SESSION = $total values (expected $expected), $duplicates duplicated"
+echo "uniqueness: 3 clusters x (${#GENERATORS[@]} generators x 8 sessions x $PER_SESSION + ${#UID8_MODES[@]} uid8 modes x 2 sessions x $BULK in bulk) = $total values (expected $expected), $duplicates duplicated"
 for g in "${GENERATORS[@]}"; do
     label=${g%%=*}
     echo "  $label: $(grep -c "^$label	" "$WORK/all.txt") values, $(grep "^$label	" "$WORK/all.txt" | sort | uniq -d | wc -l) duplicated"
