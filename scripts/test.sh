@@ -271,7 +271,7 @@ full_lane() {
     step "[pg$major] sqlsmith: $SQLSMITH_QUERIES random queries over the catalog and comb_ext (seed $major; 20,000 split among ${FULL_MAJORS[*]}); every one run, comb_ext called, no backend crashed, the postmaster never restarted"
     bash "$REPO/tests/sqlsmith.sh" "$WORK/sqlsmith$major" "$SQLSMITH_QUERIES" "$major"
 
-    step "[pg$major] uniqueness under load across three clusters, uid8 in bulk past 1,024 a millisecond (never past its run-ahead bound), and a backend's memory over 10 million calls"
+    step "[pg$major] uniqueness under load across three clusters, uid8 in bulk past what its generator ids make a millisecond (never past its run-ahead bound), and a backend's memory over 10 million calls"
     bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness$major"
 
     step "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"

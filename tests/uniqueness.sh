@@ -2,9 +2,9 @@
 # Uniqueness under load, across sessions and across servers: three clusters side by side, each
 # with its own sno partition, muid medallion and uid8 cluster id (postgresql.conf), each running
 # 8 pgbench sessions at once per generator. Then, in each cluster at once, two sessions per uid8 mode
-# each make BULK ids in one statement: past the 1,024 a millisecond that 16 generator ids make, so they
-# claim more and run ahead of the clock, and no id may be more than comb_ext.uid8_run_ahead ahead of the
-# clock read after it. The merged output of all three must hold no value twice. Then a backend's memory
+# each make BULK ids in one statement, one with up to 16 generator ids (1,024 ids a millisecond: a release
+# build's session outruns them), one with 2 (128 a millisecond: a debug build's outruns them too), so they
+# run ahead of the clock; no id may be more than comb_ext.uid8_run_ahead ahead of the clock read after it. The merged output of all three must hold no value twice. Then a backend's memory
 # over 10 million generator calls.
 #   bash tests/uniqueness.sh [work dir]      (expects comb_ext installed; ports COMB_EXT_TEST_PORT + 3..5, default 54333-54335)
 set -euo pipefail
@@ -55,14 +55,17 @@ for i in 1 2 3; do
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-# uid8 in bulk: 2 sessions per mode in each cluster, all 12 at once, each id with the clock read after it;
+# uid8 in bulk: 2 sessions per mode in each cluster (16 and 2 generator ids), all 12 at once, each id with the clock read after it;
 # checked for duplicates with the pgbench load's ids of its mode.
 pids=()
 for i in 1 2 3; do
-    for mode in "${UID8_MODES[@]}" "${UID8_MODES[@]}"; do
-        cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt \
-            -c "INSERT INTO bulk SELECT '$mode', uid8_new('$mode'), clock_timestamp() FROM generate_series(1, $BULK)" &
-        pids+=($!)
+    for mode in "${UID8_MODES[@]}"; do
+        for ids in 16 2; do
+            cluster_psql "$WORK/cluster$i" $((PORT_BASE + 2 + i)) -d postgres -qAt \
+                -c "SET comb_ext.uid8_generators_per_session = $ids" \
+                -c "INSERT INTO bulk SELECT '$mode', uid8_new('$mode'), clock_timestamp() FROM generate_series(1, $BULK)" &
+            pids+=($!)
+        done
     done
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
