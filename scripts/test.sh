@@ -274,7 +274,7 @@ full_lane() {
     step "[pg$major] uniqueness under load across three clusters, uid8 in bulk past what its generator ids make a millisecond (never past its run-ahead bound), and a backend's memory over 10 million calls"
     bash "$REPO/tests/uniqueness.sh" "$WORK/uniqueness$major"
 
-    step "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids"
+    step "[pg$major] uid8_new at bulk speed: 8 sessions filling milliseconds, each claiming more generator ids; one session's later transactions claim theirs back at once"
     bash "$REPO/tests/uid8_bulk.sh" "$WORK/uid8_bulk$major"
 
     step "[pg$major] uid8 generator ids are not hoarded: 200 idle sessions after bulk inserts hold one id each, a new session in another database gets one"

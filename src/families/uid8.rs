@@ -379,6 +379,7 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
         // Not borrowed unless the transaction ends inside uid8_new itself: then it is left as is.
         SESSION.with(|session| {
             if let Ok(mut session) = session.try_borrow_mut() {
+                session.generators.transaction_ended();
                 let lowest = session.generators.generators().next();
                 session.release_unless(|g| Some(g) == lowest);
                 session.forget_lost();

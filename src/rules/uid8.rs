@@ -257,7 +257,8 @@ struct Held {
 /// on each id. Within a millisecond it issues sequence s on every usable id, in ascending id
 /// order, before sequence s + 1, so the (ms, sequence, generator) triples it issues, which is
 /// how TIME_SEQUENTIAL IDs sort, strictly increase. When a millisecond is full it asks for one
-/// more id (up to the caller's limit, one claim per full millisecond) and takes the next
+/// more id (up to the caller's limit, one claim per full millisecond; at once as many as the
+/// last transaction that needed extra ids ended with, see [`Generators::transaction_ended`]) and takes the next
 /// millisecond, up to the run-ahead bound past the clock, as snowflake does; past the bound it
 /// waits for the clock, as upstream does with its one id.
 ///
@@ -277,11 +278,24 @@ pub struct Generators {
     claimed_for_ms: Option<i64>,
     /// Full milliseconds still to pass before the next extra claim, after a failed one.
     claim_pause: u32,
+    /// How many ids the last transaction that held extra ids ended with: a full millisecond claims
+    /// back up to that many at once, so that a bulk load of many transactions does not ramp up one
+    /// id per millisecond in each (its timeline would outrun the clock by a millisecond or more a
+    /// transaction and reach the run-ahead bound).
+    warm: usize,
 }
 
 impl Generators {
     pub const fn new() -> Self {
-        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0 }
+        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0, warm: 1 }
+    }
+
+    /// At the end of a transaction, before its extra ids are let go: one that held extra ids sets how
+    /// many the next full millisecond claims back at once; one that held none leaves that as it was.
+    pub fn transaction_ended(&mut self) {
+        if self.held.len() > 1 {
+            self.warm = self.held.len();
+        }
     }
 
     /// The ids held, ascending.
@@ -346,7 +360,8 @@ impl Generators {
                 return self.issue(ms, sequence + 1, next);
             }
             // Full, if any id held is usable in it (after a loss, none may be yet).
-            if lowest.is_some() && self.held.len() < limit && self.claimed_for_ms != Some(ms) {
+            let claim_back = self.held.len() < self.warm;
+            if lowest.is_some() && self.held.len() < limit && (self.claimed_for_ms != Some(ms) || claim_back) {
                 self.claimed_for_ms = Some(ms);
                 if self.claim_pause == 0 {
                     return Next::Claim;
@@ -663,6 +678,56 @@ mod tests {
     }
 
     #[test]
+    fn after_a_transaction_with_extra_ids_a_full_millisecond_claims_them_back_at_once() {
+        let mut generators = Generators::new();
+        generators.claimed(1, 99);
+        let fill = |generators: &mut Generators, clock: i64| loop {
+            match generators.next(clock, 16, RUN_AHEAD_MAX_MS) {
+                Next::Issue { sequence: SEQUENCE_MAX, .. } => break,
+                Next::Issue { .. } => {}
+                other => panic!("{other:?}"),
+            }
+        };
+        // A transaction that claims one more id per full millisecond: ms 100 on id 1, ms 101 on 1 and 2.
+        fill(&mut generators, 100);
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
+        generators.claimed(2, 100);
+        for _ in 0..2 {
+            fill(&mut generators, 100);
+        }
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
+        generators.claimed(3, 100);
+        // It ends holding 3; id 1 is kept, 2 and 3 let go.
+        generators.transaction_ended();
+        generators.retain(|g| g == 1);
+        // The next call finds its last millisecond full and claims two back at once; they serve from
+        // the next millisecond on. Then one claim per full millisecond again.
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
+        generators.claimed(7, 100);
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
+        generators.claimed(8, 100);
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), issue(102, 0, 1));
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), issue(102, 0, 7));
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), issue(102, 0, 8));
+        for _ in 0..3 {
+            fill(&mut generators, 100);
+        }
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
+        generators.claimed(9, 100);
+        assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), issue(103, 0, 1));
+        // It ends holding 4. A transaction that held no extra id leaves that count as it was; the
+        // limit still caps the claims.
+        generators.transaction_ended();
+        generators.retain(|g| g == 1);
+        generators.transaction_ended();
+        assert_eq!(generators.warm, 4);
+        fill(&mut generators, 100);
+        assert_eq!(generators.next(100, 2, RUN_AHEAD_MAX_MS), Next::Claim);
+        generators.claimed(10, 100);
+        assert_eq!(generators.next(100, 2, RUN_AHEAD_MAX_MS), issue(104, 0, 1));
+    }
+
+    #[test]
     fn after_a_restart_the_first_id_runs_ahead_within_the_bound_and_waits_past_it() {
         // The mark lay 1,800 ms ahead: within the bound, the first ID is issued at once.
         let mut restarted = Generators::new();
@@ -968,17 +1033,17 @@ mod tests {
         assert_eq!(claimants.claim(usize::MAX, 0, 5, true, share), Err(Refusal::Kept { kept: 0 }));
     }
 
-    /// Three sessions taking turns on a pool of 6 ids, `turns` (session, clock step, calls,
-    /// whether it ends after them), running `run_ahead` ms ahead; a claim starts after the clock
+    /// Three sessions taking turns on a pool of 6 ids, `turns` (session, clock step, calls, what
+    /// ends after them: 0 nothing, 1 its transaction, more the session), running `run_ahead` ms ahead; a claim starts after the clock
     /// and, `with_high_water`, the last millisecond issued on the id. How many IDs came twice.
-    fn hand_over_repeats(run_ahead: i64, turns: &[(usize, i64, usize, bool)], with_high_water: bool) -> usize {
+    fn hand_over_repeats(run_ahead: i64, turns: &[(usize, i64, usize, u8)], with_high_water: bool) -> usize {
         let mut sessions = [Generators::new(), Generators::new(), Generators::new()];
         let mut free: Vec<i32> = (0..6).collect();
         let mut high: HashMap<i32, i64> = HashMap::new();
         let mut clock = 5_000;
         let mut seen = HashSet::new();
         let mut repeats = 0;
-        for &(who, step, calls, ends) in turns {
+        for &(who, step, calls, end) in turns {
             clock += step;
             let session = &mut sessions[who];
             for _ in 0..calls {
@@ -1002,7 +1067,13 @@ mod tests {
                 *last = (*last).max(issued.0);
                 repeats += usize::from(!seen.insert(issued));
             }
-            if ends {
+            if end == 1 {
+                // Its extra ids let go, claimed first by whoever claims next (or claimed back by it).
+                session.transaction_ended();
+                let extra: Vec<i32> = session.generators().skip(1).collect();
+                session.retain(|g| !extra.contains(&g));
+                free.splice(0..0, extra);
+            } else if end > 1 {
                 // Ids let go are claimed first: the next session takes them over.
                 free.splice(0..0, session.generators());
                 *session = Generators::new();
@@ -1015,7 +1086,7 @@ mod tests {
     fn a_claim_by_the_clock_alone_repeats_ids_run_ahead() {
         // The control for the hand-over property: a claimer that starts an id after the clock only
         // (0.3.0, which keeps nothing in shared memory) repeats what a session ran ahead on it.
-        let turns = [(0, 0, 1000, true), (1, 0, 1000, true)];
+        let turns = [(0, 0, 1000, 2), (1, 0, 1000, 2)];
         assert!(hand_over_repeats(RUN_AHEAD_MAX_MS, &turns, false) > 0);
         assert_eq!(hand_over_repeats(RUN_AHEAD_MAX_MS, &turns, true), 0);
         assert_eq!(hand_over_repeats(0, &turns, false), 0);
@@ -1057,6 +1128,13 @@ mod tests {
                     // The pool runs dry for a while.
                     2 if !generators.is_empty() => free.clear(),
                     3 => free = (0..8).filter(|g| !generators.generators().any(|h| h == *g)).collect(),
+                    // The transaction ends: every id but the lowest let go, claimed back at the next full millisecond.
+                    4 => {
+                        generators.transaction_ended();
+                        let extra: Vec<i32> = generators.generators().skip(1).collect();
+                        generators.retain(|g| !extra.contains(&g));
+                        free.extend(extra);
+                    }
                     _ => {}
                 }
                 for _ in 0..calls {
@@ -1169,7 +1247,7 @@ mod tests {
         /// (ms, sequence, generator) twice.
         #[test]
         fn sessions_running_ahead_hand_ids_over_without_a_repeat(run_ahead in 1..=RUN_AHEAD_MAX_MS,
-                turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, any::<bool>()), 1..80)) {
+                turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, 0u8..3), 1..80)) {
             prop_assert_eq!(hand_over_repeats(run_ahead, &turns, true), 0);
         }
         /// Sessions sharing a pool of ids under a clock that never steps back, handing ids over
