@@ -61,7 +61,7 @@ END $$;
 CREATE FUNCTION report(r text) RETURNS TABLE (ids bigint, distinct_ids bigint, most_ahead_ms numeric, out_of_order bigint)
 LANGUAGE sql AS $$
     SELECT count(*), count(DISTINCT id),
-           round(extract(epoch FROM max(uid8_timestamp(id) - made_at)) * 1000, 1),
+           round((extract(epoch FROM max(uid8_timestamp(id) - made_at)) * 1000)::numeric, 1), -- extract is double on 13
            count(*) FILTER (WHERE id <= previous)
     FROM (SELECT *, lag(id) OVER (PARTITION BY pid ORDER BY n) AS previous FROM made WHERE run = r) s
 $$;

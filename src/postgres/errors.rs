@@ -25,6 +25,14 @@ fn raise_with(code: PgSqlErrorCode, message: String, detail: Option<&str>, hint:
     unreachable!("an ERROR report does not return")
 }
 
+/// A LOG line for the server log. Reported directly, not through `pgrx::log!`: on 13, pgrx filters
+/// levels by number before PostgreSQL sees them, and LOG (15) is below WARNING (19), the default
+/// log_min_messages, so the line was dropped; PostgreSQL's own check ranks LOG above WARNING for the
+/// server log.
+pub fn log_to_server(message: String) {
+    ErrorReport::new(PgSqlErrorCode::ERRCODE_SUCCESSFUL_COMPLETION, message, "comb_ext").report(PgLogLevel::LOG);
+}
+
 /// 22008: a time outside what the format can hold.
 pub fn datetime_out_of_range(message: String) -> ! {
     datetime_out_of_range_detailed(message, None)

@@ -24,11 +24,11 @@ pub fn alone_since_server_start() -> bool {
     }
     let found = changed_before_server_start();
     if let Err(why) = &found {
-        pgrx::log!(
+        crate::postgres::errors::log_to_server(format!(
             "comb_ext: uid8_new waits for the clock in this backend instead of running ahead of it \
              (comb_ext.uid8_run_ahead): {why}; a session of this server may still run an earlier comb_ext, \
              and 0.3.0 takes a generator id over by the clock alone. Restart the server to run ahead."
-        );
+        ));
     }
     ALONE.store(if found.is_ok() { 1 } else { 2 }, Ordering::Relaxed);
     found.is_ok()
