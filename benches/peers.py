@@ -82,7 +82,9 @@ def bulk_load(cluster, column, clients, rows, script):
     if cluster.sql("SELECT count(*) FROM pg_extension WHERE extname = 'pgstattuple'") == "1":
         density = "(pgstatindex('kt_id')).avg_leaf_density"
     if "uid8_new" in column:
-        ahead = "extract(epoch FROM max(uid8_timestamp(id)) - clock_timestamp()) * 1000"
+        # now(): when this statement began, right after pgbench's end (clock_timestamp() would read the
+        # clock after the scan of the table).
+        ahead = "extract(epoch FROM max(uid8_timestamp(id)) - now()) * 1000"
     loaded, distinct, index_bytes, density, ahead_ms = cluster.sql(
         f"SELECT count(*), count(DISTINCT id), pg_relation_size('kt_id'), {density}, {ahead} FROM kt").split("|")
     return {
@@ -189,7 +191,7 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart):
         f"pgbench, median of {args.rounds} rounds (keys rotated each round). Index size from the last 1-client load, "
         "leaf density (`pgstatindex`) the median over the 1-client loads. Duplicates: `count(*) - count(DISTINCT id)` "
         "summed over every load (a duplicate would also fail its transaction against the primary key, and stop the run). "
-        "Ahead: for uid8, the most any load's newest id was ahead of the clock when the load ended.",
+        "Ahead: for uid8, the most any load's newest id was ahead of the clock when the load ended (negative: behind it).",
         "",
         "| key | 1 client s | × bigserial |" + (" × snowflake |" if flake else "") + " 8 clients s | × bigserial |"
         + (" × snowflake |" if flake else "") + " index MiB | leaf density % | duplicates | ahead ms |",
