@@ -287,7 +287,7 @@ pub struct Generators {
 
 impl Generators {
     pub const fn new() -> Self {
-        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0, warm: 1 }
+        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0, warm: 0 }
     }
 
     /// At the end of a transaction, before its extra ids are let go: one that held extra ids sets how
@@ -698,8 +698,7 @@ mod tests {
         assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
         generators.claimed(3, 100);
         // It ends holding 3; id 1 is kept, 2 and 3 let go.
-        generators.transaction_ended();
-        generators.retain(|g| g == 1);
+        assert_eq!(end_transaction(&mut generators), [2, 3]);
         // The next call finds its last millisecond full and claims two back at once; they serve from
         // the next millisecond on. Then one claim per full millisecond again.
         assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), Next::Claim);
@@ -717,9 +716,8 @@ mod tests {
         assert_eq!(generators.next(100, 16, RUN_AHEAD_MAX_MS), issue(103, 0, 1));
         // It ends holding 4. A transaction that held no extra id leaves that count as it was; the
         // limit still caps the claims.
-        generators.transaction_ended();
-        generators.retain(|g| g == 1);
-        generators.transaction_ended();
+        assert_eq!(end_transaction(&mut generators), [7, 8, 9]);
+        assert_eq!(end_transaction(&mut generators), []);
         assert_eq!(generators.warm, 4);
         fill(&mut generators, 100);
         assert_eq!(generators.next(100, 2, RUN_AHEAD_MAX_MS), Next::Claim);
@@ -1033,6 +1031,14 @@ mod tests {
         assert_eq!(claimants.claim(usize::MAX, 0, 5, true, share), Err(Refusal::Kept { kept: 0 }));
     }
 
+    /// A transaction's end as `families::uid8` does it: every id but the lowest let go (returned).
+    fn end_transaction(generators: &mut Generators) -> Vec<i32> {
+        generators.transaction_ended();
+        let extra: Vec<i32> = generators.generators().skip(1).collect();
+        generators.retain(|g| !extra.contains(&g));
+        extra
+    }
+
     /// Three sessions taking turns on a pool of 6 ids, `turns` (session, clock step, calls, what
     /// ends after them: 0 nothing, 1 its transaction, more the session), running `run_ahead` ms ahead; a claim starts after the clock
     /// and, `with_high_water`, the last millisecond issued on the id. How many IDs came twice.
@@ -1069,10 +1075,7 @@ mod tests {
             }
             if end == 1 {
                 // Its extra ids let go, claimed first by whoever claims next (or claimed back by it).
-                session.transaction_ended();
-                let extra: Vec<i32> = session.generators().skip(1).collect();
-                session.retain(|g| !extra.contains(&g));
-                free.splice(0..0, extra);
+                free.splice(0..0, end_transaction(session));
             } else if end > 1 {
                 // Ids let go are claimed first: the next session takes them over.
                 free.splice(0..0, session.generators());
@@ -1129,12 +1132,7 @@ mod tests {
                     2 if !generators.is_empty() => free.clear(),
                     3 => free = (0..8).filter(|g| !generators.generators().any(|h| h == *g)).collect(),
                     // The transaction ends: every id but the lowest let go, claimed back at the next full millisecond.
-                    4 => {
-                        generators.transaction_ended();
-                        let extra: Vec<i32> = generators.generators().skip(1).collect();
-                        generators.retain(|g| !extra.contains(&g));
-                        free.extend(extra);
-                    }
+                    4 => free.extend(end_transaction(&mut generators)),
                     _ => {}
                 }
                 for _ in 0..calls {
