@@ -3,6 +3,7 @@
 
 use crate::postgres::enum_arg::enum_arg;
 use crate::postgres::errors;
+use crate::postgres::setting;
 use crate::postgres::timestamptz;
 use crate::rules::time;
 use crate::rules::uid8::{self, Generators, Holdings, Mode, Next, Parts, Refusal, Reservation};
@@ -58,7 +59,7 @@ pub static RUN_AHEAD: GucSetting<i32> = GucSetting::<i32>::new(uid8::RUN_AHEAD_M
 /// The run-ahead bound in force: the setting, or 0 (upstream's wait) while the library may not be
 /// the only one its server runs (`server::installed`).
 fn run_ahead_ms() -> i64 {
-    match RUN_AHEAD.get() {
+    match setting::int(&RUN_AHEAD) {
         0 => 0,
         ms if installed::alone_since_server_start() => ms as i64,
         _ => 0,
@@ -284,14 +285,17 @@ fn refuse_first_id(cluster: i32, refusal: Refusal, held: Holdings) -> ! {
 }
 
 impl Session {
+    /// Whether `ms` is a millisecond this session has not yet published for `generator`: its first
+    /// id there is about to be made.
+    fn is_new(&self, generator: i32, ms: i64) -> bool {
+        self.published.iter().find(|&&(g, _)| g == generator).is_none_or(|&(_, last)| last < ms)
+    }
+
     /// Records in HIGH_WATER that `generator` issued `ms`, before the value is returned (so before
-    /// the id can be let go), and reserves `ms` on disk with the clock at `now_ms`; once per
-    /// millisecond and id.
+    /// the id can be let go), and reserves `ms` on disk with the clock at `now_ms`; at the first id
+    /// of each millisecond on each id (`is_new`).
     fn publish(&mut self, generator: i32, ms: i64, now_ms: i64) {
         let index = self.published.iter().position(|&(g, _)| g == generator);
-        if index.is_some_and(|i| self.published[i].1 >= ms) {
-            return;
-        }
         HIGH_WATER.with_locked(|high| {
             let slot = &mut high[generator as usize];
             *slot = (*slot).max(ms);
@@ -391,16 +395,16 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
 /// Registers `at_transaction_end` and `forget_claims_at_exit` once per backend, at its first
 /// `uid8_new`.
 fn release_extra_ids_at_transaction_end() {
-    thread_local! {
-        static REGISTERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-    if !REGISTERED.get() {
+    // A plain static: a backend is a process, and a thread-local read from a shared library is a
+    // call into the dynamic loader on every uid8_new.
+    static REGISTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !REGISTERED.load(Ordering::Relaxed) {
         // SAFETY: a callback for the life of the backend; it reads only this backend's state.
         unsafe {
             pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut());
             pg_sys::before_shmem_exit(Some(forget_claims_at_exit), pg_sys::Datum::from(0));
         }
-        REGISTERED.set(true);
+        REGISTERED.store(true, Ordering::Relaxed);
     }
 }
 
@@ -463,8 +467,8 @@ fn new_id(mode: Mode) -> i64 {
     let cluster = cluster_id();
     promotion::refuse_until_set_apart(promotion::IdentityOf::Uid8, cluster.into(), "uid8_new");
     release_extra_ids_at_transaction_end();
-    let pinned = GENERATOR_ID.get();
-    let limit = if pinned >= 0 { 1 } else { GENERATORS_PER_SESSION.get().max(1) as usize };
+    let pinned = setting::int(&GENERATOR_ID);
+    let limit = if pinned >= 0 { 1 } else { setting::int(&GENERATORS_PER_SESSION).max(1) as usize };
     let run_ahead = run_ahead_ms();
     SESSION.with_borrow_mut(|session| {
         session.follow_settings(cluster, pinned, limit);
@@ -475,8 +479,12 @@ fn new_id(mode: Mode) -> i64 {
             let now = now_us.div_euclid(time::US_PER_MS);
             match session.generators.next(now, limit, run_ahead) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
-                    // The id about to be used must still be held; if it is not, none may be.
-                    if !still_held(cluster, generator) {
+                    // The first id of a millisecond on an id checks that the id is still held (if
+                    // not, none may be). The rest of that millisecond need not: the id can be let
+                    // go only between calls, by this session (pg_advisory_unlock_all()), after
+                    // the millisecond is in HIGH_WATER, so whoever claims it next starts past it.
+                    let first_of_its_ms = session.is_new(generator, timestamp_ms);
+                    if first_of_its_ms && !still_held(cluster, generator) {
                         session.forget_lost();
                         continue;
                     }
@@ -485,7 +493,9 @@ fn new_id(mode: Mode) -> i64 {
                         continue;
                     }
                     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode };
-                    session.publish(generator, timestamp_ms, now);
+                    if first_of_its_ms {
+                        session.publish(generator, timestamp_ms, now);
+                    }
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(
                             "uid8_new: the system clock ({timestamp_ms} ms since 1970) is outside the IDs' range: 0 to {}",

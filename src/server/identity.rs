@@ -5,7 +5,7 @@
 use crate::server::shmem::Shared;
 use pgrx::{pg_sys, GucSetting};
 use std::ffi::CString;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 // ---- the settings that set one server's ids apart (registered in lib.rs; the copy and promotion
 // checks read them too) ------------------------------------------------------------------------
@@ -22,10 +22,11 @@ pub fn explicit_medallion() -> Option<i64> {
     MEDALLION.get().as_deref().and_then(|v| v.to_str().ok()).and_then(crate::rules::muid::parse_medallion)
 }
 
-thread_local! {
-    /// The derived uid8 cluster id, looked up once per session.
-    static DERIVED_UID8_CLUSTER_ID: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
-}
+/// The derived uid8 cluster id, looked up once per session (NOT_DERIVED until then). A plain static,
+/// not a thread-local: a backend is a process of its own, and a thread-local costs a call into
+/// the dynamic loader on every read from a shared library (uid8_new reads this on every call).
+static DERIVED_UID8_CLUSTER_ID: AtomicI32 = AtomicI32::new(NOT_DERIVED);
+const NOT_DERIVED: i32 = i32::MIN;
 
 /// The cluster id this session's uid8 values would carry, as the identity check compares it
 /// (`promotion`): the setting, or unset (-1) the derived one, on a Citus node its group id (the
@@ -33,7 +34,7 @@ thread_local! {
 /// configuration), else 0; so an explicit 0 and a derived 0 are one value. A derived group id past
 /// 15 is returned as it is (uid8_new refuses it).
 pub fn effective_uid8_cluster_id() -> i32 {
-    let setting = UID8_CLUSTER_ID.get();
+    let setting = crate::postgres::setting::int(&UID8_CLUSTER_ID);
     if setting >= 0 {
         return setting;
     }
@@ -43,7 +44,8 @@ pub fn effective_uid8_cluster_id() -> i32 {
 /// The cluster id uid8's values carry where `comb_ext.uid8_cluster_id` is unset (-1): a Citus node's
 /// group id, else 0.
 pub fn derived_uid8_cluster_id() -> i32 {
-    if let Some(derived) = DERIVED_UID8_CLUSTER_ID.get() {
+    let derived = DERIVED_UID8_CLUSTER_ID.load(Ordering::Relaxed);
+    if derived != NOT_DERIVED {
         return derived;
     }
     // Looked up by OID in pg_catalog, not through SQL: a query's unqualified names would resolve
@@ -59,7 +61,7 @@ pub fn derived_uid8_cluster_id() -> i32 {
         None
     };
     let derived = group.unwrap_or(0);
-    DERIVED_UID8_CLUSTER_ID.set(Some(derived));
+    DERIVED_UID8_CLUSTER_ID.store(derived, Ordering::Relaxed);
     derived
 }
 

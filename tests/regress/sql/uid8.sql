@@ -99,6 +99,33 @@ SET comb_ext.uid8_generator_id = 1235;
 SELECT uid8_generator(uid8_new()) AS taken_over;
 RESET comb_ext.uid8_generator_id;
 
+-- An id let go in the middle of a millisecond (pg_advisory_unlock_all() inside a transaction) and
+-- taken at once by another session. A session checks that it still holds an id at the first id of
+-- each millisecond on it, so it finishes the millisecond it is in; the other session starts past
+-- that millisecond (the high-water of each id), so no value is made twice. This session's next
+-- millisecond finds the id gone: pinned, it fails with 55P03. Its ids run half a second ahead of
+-- the clock (64 a millisecond on one id), so the steps between stay inside one millisecond.
+SET comb_ext.uid8_generator_id = 1300;
+BEGIN;
+CREATE TEMP TABLE handed_over AS
+    SELECT 'here' AS side, uid8_new('time_sequential') AS id FROM generate_series(1, 64 * 500 + 10);
+SELECT uid8_timestamp(max(id)) > clock_timestamp() + interval '200 ms' AS ran_ahead FROM handed_over;
+SELECT pg_advisory_unlock_all();
+SELECT dblink_connect('taker', format('dbname=%s host=%s port=%s', current_database(),
+                      current_setting('unix_socket_directories'), current_setting('port')));
+INSERT INTO handed_over SELECT 'there', id FROM dblink('taker', $$SET comb_ext.uid8_cluster_id = 9;
+    SET comb_ext.uid8_generator_id = 1300; SELECT uid8_new('time_sequential') FROM generate_series(1, 100)$$) AS t(id bigint);
+INSERT INTO handed_over SELECT 'here', uid8_new('time_sequential') FROM generate_series(1, 20);
+SELECT count(*) AS made, count(DISTINCT id) AS distinct_ids,
+       count(*) FILTER (WHERE side = 'here' AND uid8_timestamp(id) = (SELECT max(uid8_timestamp(id)) FROM handed_over WHERE side = 'here')) AS in_the_last_millisecond,
+       max(id) FILTER (WHERE side = 'here') < min(id) FILTER (WHERE side = 'there') AS taker_starts_past_it,
+       min(uid8_timestamp(id)) FILTER (WHERE side = 'there') - max(uid8_timestamp(id)) FILTER (WHERE side = 'here') AS taker_starts_at
+FROM handed_over;
+SELECT regress_error($$SELECT uid8_new('time_sequential') FROM generate_series(1, 64)$$);
+ROLLBACK;
+SELECT dblink_disconnect('taker');
+RESET comb_ext.uid8_generator_id;
+
 -- Only superusers change the settings.
 SELECT name, context FROM pg_settings WHERE name LIKE 'comb_ext.uid8%' ORDER BY name;
 CREATE ROLE regress_uid8_user;
