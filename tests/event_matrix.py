@@ -16,7 +16,8 @@ one alone, all; and copies (cp -a) of servers whose explicit identity values liv
 the configuration file, a database's, a role's, a role's in one database, two databases with different
 values), the copy first checked by a session whose values are derived.
 
-In each phase every server of the event runs SESSIONS sessions of every generator at once. A cell is
+In each phase every server of the event runs SESSIONS sessions of every generator at once; every other uid8
+session is held to one generator id, so its values run ahead of the clock (its cell's line says how far). A cell is
 (event, phase, generator); it passes when each server did what the docs promise there (values, or the
 refusal with its SQLSTATE in every session) and no value of the event, including what the old primary
 or the upgraded cluster issued before, appears twice. One line per cell (the values each server made,
@@ -209,12 +210,22 @@ def copy_values(cursor, expression, count):
         return b"".join(bytes(chunk) for chunk in copy).decode().split("\n")[:-1]
 
 
+# Every other uid8 session is held to one generator id (64 values a millisecond), so its COPY fills its
+# milliseconds and runs ahead of the clock whatever the build's speed: the events then meet values issued ahead
+# (docs/uid8.md, "Running ahead of the clock"). A session of a role that may not set it (a superuser-only
+# setting) is left at the default. How far ahead each cell's last values were: AHEAD_MS, in the cell's line.
+ONE_ID = ("SELECT pg_catalog.set_config('comb_ext.uid8_generators_per_session', '1', false) "
+          "WHERE (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)")
+AHEAD_MS = {}
+
+
 def generate(server, expression, sessions, per_session, results, key, barrier=None):
     """`sessions` sessions at once, each one COPY of `per_session` values; values and SQLSTATEs into results[key].
     With a barrier, each session connects first and waits there (a refused connection too), so that every party
     starts its COPY together."""
-    def one():
+    def one(index):
         values, error, conn = [], None, None
+        one_id = expression.startswith("uid8_new") and index % 2 == 1
         try:
             conn = server.connect()
         except psycopg.Error as e:
@@ -224,7 +235,15 @@ def generate(server, expression, sessions, per_session, results, key, barrier=No
                 barrier.wait(timeout=120)
             if conn is not None:
                 with conn.cursor() as cur:
+                    if one_id:
+                        cur.execute(ONE_ID)
                     values = copy_values(cur, expression, per_session)
+                    if one_id and values:
+                        # The last value is the session's latest millisecond.
+                        ahead = cur.execute("SELECT round(extract(epoch FROM uid8_timestamp(%s::bigint) - "
+                                            "clock_timestamp()) * 1000)::int", (values[-1],)).fetchone()[0]
+                        with RESULTS_LOCK:
+                            AHEAD_MS[key] = max(AHEAD_MS.get(key, ahead), ahead)
         except psycopg.Error as e:
             error = e.sqlstate or type(e).__name__
         except threading.BrokenBarrierError as e:
@@ -236,7 +255,7 @@ def generate(server, expression, sessions, per_session, results, key, barrier=No
             results[key][0].extend(values)
             if error:
                 results[key][1][error] += 1
-    return [threading.Thread(target=one) for _ in range(sessions)]
+    return [threading.Thread(target=one, args=(i,)) for i in range(sessions)]
 
 
 RESULTS_LOCK = threading.Lock()
@@ -299,8 +318,10 @@ class Matrix:
                         seen[g].add(v)
             ok &= duplicates == 0
             wants = ",".join(sorted({f"{role}:{expect(role, g) or 'values'}" for _, role in roles}))
+            ahead = [f"{s.name}={AHEAD_MS.pop((s.name, g))}" for s, _ in roles if (s.name, g) in AHEAD_MS]
             self.report(f"{event} | {phase} | {g}", f"made {' '.join(made)}; duplicates {duplicates}; "
-                        f"refused {' '.join(refusals) or 'none'}; expected {wants}", ok)
+                        f"refused {' '.join(refusals) or 'none'}; expected {wants}"
+                        + (f"; one-id sessions ahead ms {' '.join(ahead)}" if ahead else ""), ok)
 
     def report(self, cell, figures, ok):
         counts["passed" if ok else "failed"] += 1
