@@ -77,13 +77,7 @@ restart() {
     clean)
         cluster_stop "$dir" ;;
     kill9)
-        local postmaster processes
-        postmaster=$(head -1 "$dir/postmaster.pid")
-        processes="$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
-        # shellcheck disable=SC2086
-        kill -9 $processes
-        # shellcheck disable=SC2086
-        while kill -0 $processes 2>/dev/null; do sleep 0.1; done ;;
+        cluster_kill9 "$dir" >/dev/null ;;
     crash)
         # The new offset must take hold in the running postmaster first (about 2 s); the crash and the
         # recovery then take what a start takes (START_LEAD, raised by a miss as for the other kinds).

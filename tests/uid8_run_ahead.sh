@@ -30,16 +30,6 @@ chmod 644 "$offset"
 cluster_start "$dir" "$PORT" >/dev/null
 cluster_stop "$dir"
 start() { cluster_start_faketime "$dir" "$PORT" "$offset"; }
-# The postmaster and all its processes, as tests/restart.sh's kill9.
-kill_postmaster() {
-    local postmaster processes
-    postmaster=$(head -n1 "$dir/postmaster.pid")
-    processes="$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
-    # shellcheck disable=SC2086
-    kill -9 $processes
-    # shellcheck disable=SC2086
-    while kill -0 $processes 2>/dev/null; do sleep 0.1; done
-}
 start
 psql_() { cluster_psql "$dir" "$PORT" -d postgres -qAt "$@"; }
 psql_ <<'SQL'
@@ -105,7 +95,7 @@ check "the new holder's IDs all lie past the old holder's, which lay ahead of it
 
 echo "uid8 run-ahead: kill -9 of the postmaster right after a burst 1.9 s ahead"
 session restart-before -c "SELECT burst('1900 ms', 0)"
-kill_postmaster
+cluster_kill9 "$dir" >/dev/null
 # Started with the clock 30 s back, so the IDs before the kill still lie ahead of it (a start takes
 # seconds here): the mark on disk alone keeps the IDs after it past them.
 echo "-30" >"$offset"

@@ -238,13 +238,8 @@ held_by_prepared() {
     done
 }
 held_by_prepared "before the crash"
-postmaster=$(head -1 "$dir/postmaster.pid")
-processes="$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
-# shellcheck disable=SC2086
-kill -9 $processes
-# shellcheck disable=SC2086
-while kill -0 $processes 2>/dev/null; do sleep 0.1; done
-echo "  kill -9 of the postmaster $postmaster and its $(($(wc -w <<<"$processes") - 1)) processes; starting again"
+read -r postmaster children < <(cluster_kill9 "$dir")
+echo "  kill -9 of the postmaster $postmaster and its $children processes; starting again"
 cluster_start_faketime "$dir" "$PORT" "$offset"
 check "prepared after the restart" "SELECT count(*) = 2, string_agg(gid || ' xid ' || transaction, ', ') FROM pg_prepared_xacts"
 held_by_prepared "after the restart"

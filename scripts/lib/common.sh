@@ -62,6 +62,20 @@ cluster_stop() {
     fi
 }
 
+# cluster_kill9 DIR: kill -9 of the cluster's postmaster and all its processes at once (as a power cut leaves
+# them: no shutdown checkpoint, no exit callbacks), then wait until every one is gone. Prints the postmaster's
+# pid and how many processes it had.
+cluster_kill9() {
+    local postmaster processes
+    postmaster=$(head -n1 "$1/postmaster.pid")
+    processes="$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
+    # shellcheck disable=SC2086
+    kill -9 $processes
+    # shellcheck disable=SC2086
+    while kill -0 $processes 2>/dev/null; do sleep 0.1; done
+    echo "$postmaster $(($(wc -w <<<"$processes") - 1))"
+}
+
 # cluster_start_faketime DIR PORT OFFSET_FILE: start an initialised, stopped cluster with its wall
 # clock shifted by the offset in OFFSET_FILE (libfaketime, re-read every second, so the offset can
 # be changed under the running server; the monotonic clock is left alone).
