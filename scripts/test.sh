@@ -283,6 +283,9 @@ full_lane() {
     step "[pg$major] uid8 generator ids are shared fairly: 170 sessions of one role idle in transaction mid-bulk, another role in another database and a superuser get a first id, the role is refused past its share (53400)"
     bash "$REPO/tests/uid8_share.sh" "$WORK/uid8_share$major"
 
+    step "[pg$major] comb_ext_adopt under load: a bigserial, an identity and a gen_random_uuid() key with a foreign-key child and 100,000 rows adopted while 8 sessions insert: no insert failed, no id twice, every later insert a new id above every old one, the child's key valid; the control (a spread default set by hand) caught"
+    bash "$REPO/tests/adopt.sh" "$WORK/adopt$major"
+
     step "[pg$major] a streaming standby (pg_basebackup -R) beside its primary: identity-based generators refuse, no value twice"
     bash "$REPO/tests/standby.sh" "$WORK/standby$major"
 

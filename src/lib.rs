@@ -77,6 +77,12 @@ pgrx::extension_sql_file!(
     requires = [muid::muid_timestamp_us, muid::muid_medallion, muid::muid_offset]
 );
 #[cfg(not(rules_only))]
+pgrx::extension_sql_file!(
+    "../sql/adopt.sql",
+    name = "adopt",
+    requires = ["sno_type", uid8::uid8_new, uid8::uid8_floor, muid::muid_new]
+);
+#[cfg(not(rules_only))]
 pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[cfg(not(rules_only))]

@@ -241,6 +241,38 @@ same=$(on 0 -qAt -c "CREATE TEMP TABLE local_ids AS SELECT id FROM comb_sqlserve
 check "ORDER BY id USING #<# across shards: each shard's index, merged on the coordinator, in time order ($same)" \
     '[ "$same" = "t|t" ] && grep -q "Sort Key: remote_scan.id USING #<#" <<<"$plan" && grep -q "Index Only Scan using comb_sqlserver_order" <<<"$plan"'
 
+echo "comb_ext_adopt on a distributed table (docs/adopting.md#replicas-and-clusters):"
+adopted=$(on 0 -qAt <<'SQL'
+CREATE TABLE adopted (id bigserial PRIMARY KEY, note text);
+SELECT create_distributed_table('adopted', 'id') \g /dev/null
+INSERT INTO adopted (note) SELECT 'old' FROM generate_series(1, 100);
+DO $$
+DECLARE hint text;
+BEGIN
+    PERFORM comb_ext_adopt('adopted', 'id', 'uid8');
+    RAISE EXCEPTION 'comb_ext_adopt did not refuse a distributed table';
+EXCEPTION WHEN feature_not_supported THEN
+    GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+    IF hint NOT LIKE '%undistribute_table(''public.adopted'')%create_distributed_table(''public.adopted'', ''id'')%' THEN
+        RAISE EXCEPTION 'not the recipe: %', hint;
+    END IF;
+END $$;
+-- The recipe of the hint.
+SELECT undistribute_table('public.adopted') \g /dev/null
+SELECT changed FROM comb_ext_adopt('public.adopted', 'id', 'uid8') \g /dev/null
+SELECT create_distributed_table('public.adopted', 'id') \g /dev/null
+INSERT INTO adopted (note) SELECT 'new' FROM generate_series(1, 100);
+-- Read into the coordinator first: Citus pushes no subquery of a target list down.
+WITH rows AS MATERIALIZED (SELECT id, note FROM adopted), old AS (SELECT max(id) AS top FROM rows WHERE note = 'old')
+SELECT count(*) FILTER (WHERE note = 'new' AND uid8_mode(id) = 'time_sequential' AND id > old.top)
+       || ' ' || count(*) - count(DISTINCT id)
+       || ' ' || (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'adopted'::regclass)
+FROM rows, old GROUP BY old.top;
+SQL
+)
+check "refused (0A000) with the recipe in its hint; the recipe (undistribute_table, comb_ext_adopt, create_distributed_table) gives the new rows uid8 ids above the old ($adopted: new rows so made, ids twice, distributed again)" \
+    '[ "$adopted" = "100 0 1" ]'
+
 echo "readers following ids in order through the coordinator ($WATERMARK_SECONDS s per family):"
 dsn() { echo "host=$(node_dir "$1") port=$(node_port "$1") user=postgres dbname=postgres"; }
 for family in comb sno muid uid8; do

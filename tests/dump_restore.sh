@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pg_dump / pg_restore round trip of tables using every type, enum and operator class of the
-# extension (an index with uuid_sqlserver_ops included), checked row for row, with every restored
-# btree index verified by amcheck against its operator class.
+# extension (an index with uuid_sqlserver_ops included), and of tables comb_ext_adopt brought over, checked row for
+# row (their defaults and the detached sequence too), with every restored btree index verified by amcheck against
+# its operator class; the adopted tables then make new ids.
 #   bash tests/dump_restore.sh CLUSTER_DIR PORT     (a running cluster with comb_ext installed)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -41,6 +42,15 @@ CREATE TABLE sno_parted_0 PARTITION OF sno_parted FOR VALUES WITH (MODULUS 3, RE
 CREATE TABLE sno_parted_1 PARTITION OF sno_parted FOR VALUES WITH (MODULUS 3, REMAINDER 1);
 CREATE TABLE sno_parted_2 PARTITION OF sno_parted FOR VALUES WITH (MODULUS 3, REMAINDER 2);
 INSERT INTO sno_parted SELECT s, n FROM every_type;
+-- Tables brought over by comb_ext_adopt (docs/adopting.md): old and new ids, the detached sequence.
+CREATE TABLE adopted_serial (id bigserial PRIMARY KEY, n int);
+INSERT INTO adopted_serial (n) SELECT n FROM generate_series(1, 100) n;
+SELECT changed FROM comb_ext_adopt('adopted_serial', 'id', 'uid8') \g /dev/null
+INSERT INTO adopted_serial (n) SELECT n FROM generate_series(101, 200) n;
+CREATE TABLE adopted_uuid (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), n int);
+INSERT INTO adopted_uuid (n) SELECT n FROM generate_series(1, 100) n;
+SELECT changed FROM comb_ext_adopt('adopted_uuid', 'id', 'uuidv7') \g /dev/null
+INSERT INTO adopted_uuid (n) SELECT n FROM generate_series(101, 200) n;
 SQL
 
 as_postgres "$PGBIN/pg_dump" -h "$DIR" -p "$PORT" -U postgres -Fc -f "$DUMP" regress_dump
@@ -49,7 +59,11 @@ as_postgres "$PGBIN/pg_restore" -h "$DIR" -p "$PORT" -U postgres --exit-on-error
 # Row for row, in text form, ordered by the key; partitions each in their own order.
 dump_rows() {
     sql "$1" -c "COPY (SELECT * FROM every_type ORDER BY n) TO STDOUT" \
-        -c "COPY (SELECT tableoid::regclass, * FROM sno_parted ORDER BY n) TO STDOUT"
+        -c "COPY (SELECT tableoid::regclass, * FROM sno_parted ORDER BY n) TO STDOUT" \
+        -c "COPY (SELECT * FROM adopted_serial ORDER BY n) TO STDOUT" -c "COPY (SELECT * FROM adopted_uuid ORDER BY n) TO STDOUT" \
+        -c "SELECT c.relname, pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid
+            WHERE c.relname LIKE 'adopted%' ORDER BY 1" \
+        -c "SELECT pg_get_serial_sequence('adopted_serial', 'id') IS NULL, last_value FROM adopted_serial_id_seq"
 }
 before=$(dump_rows regress_dump)
 after=$(dump_rows regress_restored)
@@ -74,6 +88,10 @@ case "$plan" in
     *every_type_comb_ss*) ;;
     *) echo "dump/restore: the uuid_sqlserver_ops index does not serve its order: $plan" >&2; exit 1 ;;
 esac
+# The adopted tables' defaults survived (compared above) and still make their ids in the restored database.
+adopted=$(sql regress_restored -c "INSERT INTO adopted_serial (n) VALUES (201) RETURNING uid8_mode(id) = 'time_sequential' AND id > (SELECT max(id) FROM adopted_serial WHERE n <= 100)" \
+    -c "INSERT INTO adopted_uuid (n) VALUES (201) RETURNING get_byte(uuid_send(id), 6) >> 4 = 7" | tr '\n' ' ')
+[ "$adopted" = "t t " ] || { echo "dump/restore: an adopted table's default did not make its id after the restore ($adopted)" >&2; exit 1; }
 sql postgres -c "DROP DATABASE regress_dump" -c "DROP DATABASE regress_restored"
 rm -f "$DUMP"
-echo "dump/restore: $rows rows identical after pg_restore; $checked btree indexes pass amcheck"
+echo "dump/restore: $rows rows identical after pg_restore, the adopted tables' defaults and detached sequence with them; $checked btree indexes pass amcheck; the adopted tables make new ids"

@@ -52,6 +52,9 @@ VALUES = {
     "int4": "1",
     "int8": "1",
     "bool": "true",
+    # comb_ext_adopt's table and column: a table main() makes (the first call adopts it, the others find it adopted).
+    "regclass": "att.adopt_me",
+    "name": "id",
 }
 INTEGER_TYPES = {"int2", "int4", "int8"}
 
@@ -65,6 +68,7 @@ TEXT_VALUES = {
     ("typeid_parse", 1): "order",
     ("typeid_prefix", 0): "order_01hk421psee009661bcqxr836h",
     ("uid8_parse", 0): "8000000000001",
+    ("comb_ext_adopt", 2): "uid8",
 }
 
 
@@ -345,6 +349,7 @@ def main():
     conn.execute("CREATE SCHEMA ids")
     conn.execute("CREATE EXTENSION comb_ext SCHEMA ids")
     conn.execute("CREATE SCHEMA att")
+    conn.execute("CREATE TABLE att.adopt_me (id bigserial PRIMARY KEY)")
     failures = []
     driver_calls = []
     conn.execute("SET search_path = ids")

@@ -10,10 +10,7 @@ source "$(dirname "$0")/../scripts/lib/common.sh"
 DIR=$1
 PORT=$((${COMB_EXT_TEST_PORT:-54330} + 22))
 SESSIONS=200
-cluster_stop "$DIR"
-rm -rf "$DIR"
-trap 'cluster_stop "$DIR"' EXIT
-cluster_start "$DIR" "$PORT" "max_connections = 230"
+harness_cluster "$DIR" "$PORT" "max_connections = 230"
 sql() { local db=$1; shift; cluster_psql "$DIR" "$PORT" -d "$db" -qAt "$@"; }
 sql postgres -c "CREATE DATABASE hoarder" -c "CREATE DATABASE newcomer" -c "CREATE ROLE newcomer LOGIN"
 sql hoarder -c "CREATE EXTENSION comb_ext" -c "CREATE EXTENSION dblink"

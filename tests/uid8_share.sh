@@ -13,12 +13,9 @@ PORT=$((${COMB_EXT_TEST_PORT:-54330} + 44))
 
 need_psycopg "uid8 share"
 
-cluster_stop "$DIR"
-rm -rf "$DIR"
-trap 'cluster_stop "$DIR"' EXIT
 # At most about 980 at once: 170 hoarders, up to 300 more bulks, about 380 first ids up to the
 # reserve, about 120 roles' first ids, the others.
-cluster_start "$DIR" "$PORT" "max_connections = 1000"
+harness_cluster "$DIR" "$PORT" "max_connections = 1000"
 sql() { local db=$1; shift; cluster_psql "$DIR" "$PORT" -d "$db" -qAt "$@"; }
 sql postgres -c "DO \$\$ BEGIN FOR n IN 1..130 LOOP EXECUTE format('CREATE ROLE late%s LOGIN', n); END LOOP; END \$\$"
 sql postgres -c "CREATE DATABASE hoarder" -c "CREATE DATABASE newcomer" \

@@ -62,6 +62,18 @@ cluster_stop() {
     fi
 }
 
+# harness_cluster DIR PORT [postgresql.conf lines...]: a harness's own cluster, made anew (stopped and removed
+# first), and stopped when the script exits.
+harness_cluster() {
+    local dir=$1 port=$2
+    shift 2
+    cluster_stop "$dir"
+    rm -rf "$dir"
+    # shellcheck disable=SC2064 # the directory is fixed now
+    trap "cluster_stop '$dir'" EXIT
+    cluster_start "$dir" "$port" "$@"
+}
+
 # cluster_kill9 DIR: kill -9 of the cluster's postmaster and all its processes at once (as a power cut leaves
 # them: no shutdown checkpoint, no exit callbacks), then wait until every one is gone. Prints the postmaster's
 # pid and how many processes it had.
