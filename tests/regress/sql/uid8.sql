@@ -104,11 +104,22 @@ RESET comb_ext.uid8_generator_id;
 -- each millisecond on it, so it finishes the millisecond it is in; the other session starts past
 -- that millisecond (the high-water of each id), so no value is made twice. This session's next
 -- millisecond finds the id gone: pinned, it fails with 55P03. Its ids run half a second ahead of
--- the clock (64 a millisecond on one id), so the steps between stay inside one millisecond.
+-- the clock (64 a millisecond on one id), so the steps between stay inside one millisecond; it
+-- fills its millisecond (sequence 63) first, so the next one holds exactly the 10 + 20 ids below.
 SET comb_ext.uid8_generator_id = 1300;
 BEGIN;
 CREATE TEMP TABLE handed_over AS
-    SELECT 'here' AS side, uid8_new('time_sequential') AS id FROM generate_series(1, 64 * 500 + 10);
+    SELECT 'here' AS side, uid8_new('time_sequential') AS id FROM generate_series(1, 64 * 500);
+DO $$
+DECLARE next bigint;
+BEGIN
+    LOOP
+        next := uid8_new('time_sequential');
+        INSERT INTO handed_over VALUES ('here', next);
+        EXIT WHEN uid8_sequence(next) = 63;
+    END LOOP;
+END $$;
+INSERT INTO handed_over SELECT 'here', uid8_new('time_sequential') FROM generate_series(1, 10);
 SELECT uid8_timestamp(max(id)) > clock_timestamp() + interval '200 ms' AS ran_ahead FROM handed_over;
 SELECT pg_advisory_unlock_all();
 SELECT dblink_connect('taker', format('dbname=%s host=%s port=%s', current_database(),
@@ -116,7 +127,7 @@ SELECT dblink_connect('taker', format('dbname=%s host=%s port=%s', current_datab
 INSERT INTO handed_over SELECT 'there', id FROM dblink('taker', $$SET comb_ext.uid8_cluster_id = 9;
     SET comb_ext.uid8_generator_id = 1300; SELECT uid8_new('time_sequential') FROM generate_series(1, 100)$$) AS t(id bigint);
 INSERT INTO handed_over SELECT 'here', uid8_new('time_sequential') FROM generate_series(1, 20);
-SELECT count(*) AS made, count(DISTINCT id) AS distinct_ids,
+SELECT count(*) = (SELECT count(DISTINCT id) FROM handed_over) AS distinct_ids,
        count(*) FILTER (WHERE side = 'here' AND uid8_timestamp(id) = (SELECT max(uid8_timestamp(id)) FROM handed_over WHERE side = 'here')) AS in_the_last_millisecond,
        max(id) FILTER (WHERE side = 'here') < min(id) FILTER (WHERE side = 'there') AS taker_starts_past_it,
        min(uid8_timestamp(id)) FILTER (WHERE side = 'there') - max(uid8_timestamp(id)) FILTER (WHERE side = 'here') AS taker_starts_at
