@@ -491,6 +491,32 @@ BEGIN
     RETURN @extschema@._comb_ts(@extschema@._comb_unit_us(units, clock));
 END $$;
 
+-- comb_timestamp(id, format), except that with strict false an id that holds no time of the format (a uuid
+-- that is not version 7 read as uuidv7, a field no clock value has) is NULL, not an error. No DEFAULT:
+-- comb_timestamp(id, format) would then match both forms.
+CREATE FUNCTION @extschema@.comb_timestamp(id uuid, format @extschema@.comb_format, strict boolean)
+RETURNS timestamptz
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    clock constant integer := @extschema@._comb_clock(format);
+    hi constant bigint := @extschema@._comb_hi(id);
+    lo constant bigint := @extschema@._comb_lo(id);
+    field bigint;
+BEGIN
+    IF strict THEN
+        RETURN @extschema@.comb_timestamp(id, format);
+    END IF;
+    IF format = 'uuidv7' AND (((hi >> 12) & 15) <> 7 OR ((lo >> 62) & 3) <> 2) THEN
+        RETURN NULL;
+    END IF;
+    field := @COMB_TIME_FIELD(format, hi, lo);
+    IF @extschema@._comb_field_problem(field, clock) IS NOT NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN @extschema@._comb_ts(@extschema@._comb_unit_us(
+        CASE WHEN clock = 1 THEN (field >> 32) * 25920000 + (field & 4294967295) ELSE field END, clock));
+END $$;
+
 -- The smallest uuid, in the format's order, whose comb_timestamp is at or after `ts`.
 CREATE FUNCTION @extschema@.comb_floor(ts timestamptz, format @extschema@.comb_format DEFAULT 'postgresql') RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$

@@ -6,7 +6,8 @@
 -- (docs/ids-that-do-not-tell-their-age.md). Keyed masking: comb_mask/comb_unmask, muid_mask/muid_unmask,
 -- sno_mask/sno_unmask, uid8_mask/uid8_unmask (the same page). One-argument bounds and decoders for
 -- partitioning tools: comb_floor_<format>, comb_timestamp_<format>, muid_floor, uid8_floor
--- (docs/partitioning.md). comb_ext_adopt, which moves an existing table's key to comb_ext ids
+-- (docs/partitioning.md). The forms of comb_timestamp and comb_timestamp_<format> with a `strict` argument
+-- (docs/adopting.md). comb_ext_adopt, which moves an existing table's key to comb_ext ids
 -- (docs/adopting.md; the text of sql/adopt.sql). Then the overloads that take text for uuid, sno and bytea arguments
 -- (docs/guarantees.md#names-on-the-search_path), made by the same block as a fresh install's finalize.sql
 -- runs (scripts/test.sh's upgrade test compares the two catalogs object by object).
@@ -420,6 +421,81 @@ AS 'MODULE_PATHNAME', 'uid8_floor_wrapper';
 
 COMMENT ON FUNCTION comb_ext_identity() IS
   'The settings that set this server''s ids apart (sno partition, medallion, uid8 cluster id), and whether the generator using each refuses until it is set to another value, after a copy of the data directory, a pg_upgrade or a promotion; records where the data directory runs';
+-- The decoders' forms with a `strict` argument: NULL, with strict false, for an id that holds no time of the
+-- format (docs/adopting.md#old-and-new-ids-in-one-column).
+CREATE FUNCTION "comb_timestamp"(
+	"id" uuid,
+	"format" comb_format,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_postgresql"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_postgresql_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_sqlserver"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_sqlserver_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_legacy"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_legacy_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_binary"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_binary_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_postgresql_sqldatetime"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_postgresql_sqldatetime_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_binary_sqldatetime"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_binary_sqldatetime_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_ticks"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_ticks_with_strict_wrapper';
+
+CREATE FUNCTION "comb_timestamp_uuidv7"(
+	"id" uuid,
+	"strict" bool
+) RETURNS timestamp with time zone
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'comb_timestamp_uuidv7_with_strict_wrapper';
+
 -- Where this server runs, so that a copy made before any generator has run is recognised.
 SELECT count(*) FROM comb_ext_identity();
 
@@ -521,6 +597,25 @@ COMMENT ON FUNCTION muid_floor(timestamptz) IS
   'Smallest muid whose muid_timestamp is at or after the time (medallion and offset 0): a range-scan and partition bound, pg_partman''s p_time_encoder';
 COMMENT ON FUNCTION uid8_floor(timestamptz) IS
   'Smallest time_sequential uid8 whose uid8_timestamp is at or after the time (sequence, generator and cluster 0): a range-scan and partition bound';
+
+COMMENT ON FUNCTION comb_timestamp(uuid, comb_format, boolean) IS
+  'comb_timestamp(id, format), except that with strict false an id that holds no time of the format (a uuid that is not version 7 read as uuidv7, a field no clock value has) is NULL, not an error: for columns that also hold ids of other kinds';
+COMMENT ON FUNCTION comb_timestamp_postgresql(uuid, boolean) IS
+  'comb_timestamp(id, ''postgresql'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_sqlserver(uuid, boolean) IS
+  'comb_timestamp(id, ''sqlserver'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_legacy(uuid, boolean) IS
+  'comb_timestamp(id, ''legacy'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_binary(uuid, boolean) IS
+  'comb_timestamp(id, ''binary'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_postgresql_sqldatetime(uuid, boolean) IS
+  'comb_timestamp(id, ''postgresql_sqldatetime'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_binary_sqldatetime(uuid, boolean) IS
+  'comb_timestamp(id, ''binary_sqldatetime'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_ticks(uuid, boolean) IS
+  'comb_timestamp(id, ''ticks'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid, boolean) IS
+  'comb_timestamp(id, ''uuidv7'', strict) with the format in its name';
 
 -- comb_ext_adopt: new rows of an existing table take comb_ext ids, old rows keep theirs (docs/adopting.md).
 -- Hand-written, as the rest of sql/: every name in it is pg_catalog's (its search_path is pg_catalog and

@@ -50,6 +50,24 @@ COMMENT ON FUNCTION comb_floor_uuidv7(timestamptz) IS
   'comb_floor(ts, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_encoder)';
 COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid) IS
   'comb_timestamp(id, ''uuidv7'') with one argument, for tools that take a function name and no format (pg_partman''s p_time_decoder through its text overload, TimescaleDB''s partition_func)';
+COMMENT ON FUNCTION comb_timestamp(uuid, comb_format, boolean) IS
+  'comb_timestamp(id, format), except that with strict false an id that holds no time of the format (a uuid that is not version 7 read as uuidv7, a field no clock value has) is NULL, not an error: for columns that also hold ids of other kinds';
+COMMENT ON FUNCTION comb_timestamp_postgresql(uuid, boolean) IS
+  'comb_timestamp(id, ''postgresql'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_sqlserver(uuid, boolean) IS
+  'comb_timestamp(id, ''sqlserver'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_legacy(uuid, boolean) IS
+  'comb_timestamp(id, ''legacy'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_binary(uuid, boolean) IS
+  'comb_timestamp(id, ''binary'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_postgresql_sqldatetime(uuid, boolean) IS
+  'comb_timestamp(id, ''postgresql_sqldatetime'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_binary_sqldatetime(uuid, boolean) IS
+  'comb_timestamp(id, ''binary_sqldatetime'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_ticks(uuid, boolean) IS
+  'comb_timestamp(id, ''ticks'', strict) with the format in its name';
+COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid, boolean) IS
+  'comb_timestamp(id, ''uuidv7'', strict) with the format in its name';
 COMMENT ON FUNCTION comb_is_ticks(uuid) IS
   'Seed 001''s IsComb check: true when the high nibble of string byte 7 (.NET byte 6) is 0xC';
 COMMENT ON FUNCTION comb_range_bound(timestamptz, comb_format) IS

@@ -17,7 +17,7 @@ and run as set-based statements, so the cost is the functions' and not round tri
   edges to the microsecond (sqldatetime midnights, day 65535, 2079-06-07; uuidv7 past .NET's end to its
   last instant, 10889-08-02 05:31:50.655), ±infinity, NULL, and
   finite times whose microseconds since 1970 do not fit a bigint.
-- uuid cases (16 bytes, format): comb_timestamp, comb_is_ticks, SQL Server order (the compiled
+- uuid cases (16 bytes, format): comb_timestamp (strict and not), comb_is_ticks, SQL Server order (the compiled
   #<# and uuid_sqlserver_cmp against the SQL edition's, which go through uuid_sqlserver_key) and
   comb_in_range with bounds from the time cases. Half the uuids are random bytes, half hold a
   time field at or near its valid limits with random bytes elsewhere.
@@ -205,6 +205,7 @@ def wrappers(schema, tag):
         "bound": ("t timestamptz, f text", f"{schema}.comb_range_bound(t, {f})"),
         "at": ("t timestamptz, f text", f"{schema}.comb_uuid(t, {f})"),
         "decode": ("u uuid, f text", f"{schema}.comb_timestamp(u, {f})"),
+        "decode_lenient": ("u uuid, f text", f"{schema}.comb_timestamp(u, {f}, strict => false)"),
         "in_range": ("u uuid, l timestamptz, h timestamptz, f text", f"{schema}.comb_in_range(u, l, h, {f})"),
     }
     return "".join(WRAPPER.format(name=f"{tag}_{name}", args=args, body=body) for name, (args, body) in calls.items())
@@ -275,6 +276,7 @@ def main():
             FROM (SELECT i, f, ts, ts2, CASE WHEN near IS NULL OR near LIKE 'ERROR%' THEN base ELSE near::uuid END AS id FROM s
                   UNION ALL SELECT i, f, ts, ts2, base FROM t) ids""",
         "comb_timestamp": "SELECT i, pg_temp.c_decode(id, f), pg_temp.p_decode(id, f) FROM u",
+        "comb_timestamp strict => false": "SELECT i, pg_temp.c_decode_lenient(id, f), pg_temp.p_decode_lenient(id, f) FROM u",
         "comb_is_ticks": f"SELECT i, {c}.comb_is_ticks(id)::text, {p}.comb_is_ticks(id)::text FROM u",
         "uuid_sqlserver_cmp": f"SELECT i, {c}.uuid_sqlserver_cmp(id, other)::text, {p}.uuid_sqlserver_cmp(id, other)::text FROM u",
         "#<# #<=# #>=# #>#": f"""

@@ -240,6 +240,23 @@ fn timestamp_of(function: &str, id: Uuid, format: Format) -> TimestampWithTimeZo
     }
 }
 
+/// `comb_timestamp(id, format, strict)`: with `strict` false, NULL for an id that holds no time of the
+/// format (where the two-argument form fails: 22P02 for a uuid that is not version 7 read as
+/// `uuidv7`, 22008 for a field no clock value has), so a column holding ids of other kinds can be
+/// decoded whole (docs/adopting.md). With `strict` true it is the two-argument form. There is no
+/// DEFAULT: with one, `comb_timestamp(id, format)` would match both forms and be ambiguous.
+#[pg_extern(immutable, strict, parallel_safe, name = "comb_timestamp")]
+fn comb_timestamp_with_strict(id: Uuid, format: FormatArg, strict: bool) -> Option<TimestampWithTimeZone> {
+    timestamp_unless_strict("comb_timestamp", id, format.into(), strict)
+}
+
+fn timestamp_unless_strict(function: &str, id: Uuid, format: Format, strict: bool) -> Option<TimestampWithTimeZone> {
+    if strict {
+        return Some(timestamp_of(function, id, format));
+    }
+    layout::timestamp(&id, format).ok().map(timestamptz::from_unix_us)
+}
+
 /// The smallest COMB, in the format's order, whose `comb_timestamp` is at or after `ts`.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn comb_floor(ts: TimestampWithTimeZone, format: default!(FormatArg, "'postgresql'")) -> Uuid {
@@ -257,8 +274,9 @@ fn floor(function: &str, ts: TimestampWithTimeZone, format: Format) -> Uuid {
 /// `comb_floor` and `comb_timestamp` of one format, under names of their own with one argument: tools
 /// that take a function by name and pass it one value, with no format, call these (pg_partman's
 /// `p_time_encoder`/`p_time_decoder`, TimescaleDB's `partition_func`; docs/partitioning.md).
+/// Each decoder also has the `(id, strict)` form of `comb_timestamp(id, format, strict)`.
 macro_rules! per_format {
-    ($($format:ident: $floor:ident, $timestamp:ident;)*) => {$(
+    ($($format:ident: $floor:ident, $timestamp:ident, $timestamp_with_strict:ident = $name:tt;)*) => {$(
         #[pg_extern(immutable, strict, parallel_safe)]
         fn $floor(ts: TimestampWithTimeZone) -> Uuid {
             floor(stringify!($floor), ts, Format::$format)
@@ -268,18 +286,27 @@ macro_rules! per_format {
         fn $timestamp(id: Uuid) -> TimestampWithTimeZone {
             timestamp_of(stringify!($timestamp), id, Format::$format)
         }
+
+        #[pg_extern(immutable, strict, parallel_safe, name = $name)]
+        fn $timestamp_with_strict(id: Uuid, strict: bool) -> Option<TimestampWithTimeZone> {
+            timestamp_unless_strict(stringify!($timestamp), id, Format::$format, strict)
+        }
     )*};
 }
 
 per_format! {
-    PostgreSql: comb_floor_postgresql, comb_timestamp_postgresql;
-    SqlServer: comb_floor_sqlserver, comb_timestamp_sqlserver;
-    Legacy: comb_floor_legacy, comb_timestamp_legacy;
-    Binary: comb_floor_binary, comb_timestamp_binary;
-    PostgreSqlSqlDateTime: comb_floor_postgresql_sqldatetime, comb_timestamp_postgresql_sqldatetime;
-    BinarySqlDateTime: comb_floor_binary_sqldatetime, comb_timestamp_binary_sqldatetime;
-    Ticks: comb_floor_ticks, comb_timestamp_ticks;
-    UuidV7: comb_floor_uuidv7, comb_timestamp_uuidv7;
+    PostgreSql: comb_floor_postgresql, comb_timestamp_postgresql,
+        comb_timestamp_postgresql_with_strict = "comb_timestamp_postgresql";
+    SqlServer: comb_floor_sqlserver, comb_timestamp_sqlserver,
+        comb_timestamp_sqlserver_with_strict = "comb_timestamp_sqlserver";
+    Legacy: comb_floor_legacy, comb_timestamp_legacy, comb_timestamp_legacy_with_strict = "comb_timestamp_legacy";
+    Binary: comb_floor_binary, comb_timestamp_binary, comb_timestamp_binary_with_strict = "comb_timestamp_binary";
+    PostgreSqlSqlDateTime: comb_floor_postgresql_sqldatetime, comb_timestamp_postgresql_sqldatetime,
+        comb_timestamp_postgresql_sqldatetime_with_strict = "comb_timestamp_postgresql_sqldatetime";
+    BinarySqlDateTime: comb_floor_binary_sqldatetime, comb_timestamp_binary_sqldatetime,
+        comb_timestamp_binary_sqldatetime_with_strict = "comb_timestamp_binary_sqldatetime";
+    Ticks: comb_floor_ticks, comb_timestamp_ticks, comb_timestamp_ticks_with_strict = "comb_timestamp_ticks";
+    UuidV7: comb_floor_uuidv7, comb_timestamp_uuidv7, comb_timestamp_uuidv7_with_strict = "comb_timestamp_uuidv7";
 }
 
 /// Seed 001's `IsComb` marker check.
