@@ -42,6 +42,45 @@ TABLES = [
 ]
 
 
+class Writers:
+    """WRITERS sessions, each inserting a parent row (`parent_sql`, given the writer's number, returning its key)
+    and then a child row for it (`child_sql`, given that key) in one transaction, again and again until stop()."""
+
+    def __init__(self, connect, parent_sql, child_sql):
+        self.connect, self.parent_sql, self.child_sql = connect, parent_sql, child_sql
+        self.stopping = threading.Event()
+        self.lock = threading.Lock()
+        self.commits, self.errors, self.waits = [], [], []
+        self.threads = [threading.Thread(target=self.write, args=(n,)) for n in range(WRITERS)]
+
+    def write(self, number):
+        with self.connect(autocommit=False) as conn:
+            while not self.stopping.is_set():
+                began = time.monotonic()
+                try:
+                    with conn.transaction():
+                        key = conn.execute(self.parent_sql, (number,)).fetchone()[0]
+                        conn.execute(self.child_sql, (key,))
+                    with self.lock:
+                        self.commits.append((began, key))
+                        self.waits.append(time.monotonic() - began)
+                except psycopg.Error as e:
+                    with self.lock:
+                        self.errors.append(e.sqlstate or type(e).__name__)
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+
+    def stop(self):
+        """Stops them; returns the commits as (when begun, parent key), the SQLSTATEs of the failures, and the
+        time each commit took."""
+        self.stopping.set()
+        for t in self.threads:
+            t.join()
+        return self.commits, self.errors, self.waits
+
+
 def run(host, port, name, key, child_type, generator, how):
     def connect(autocommit=True):
         return psycopg.connect(host=host, port=port, user="postgres", dbname="postgres", autocommit=autocommit)
@@ -56,30 +95,10 @@ def run(host, port, name, key, child_type, generator, how):
         conn.execute(f"INSERT INTO {child} (parent_id) SELECT id FROM {parent}")
         conn.execute(f"ANALYZE {parent}, {child}")
 
-    stop = threading.Event()
+    writers = Writers(connect, f"INSERT INTO {parent} (writer) VALUES (%s) RETURNING id",
+                      f"INSERT INTO {child} (parent_id) VALUES (%s)")
     adopted_at = [None]
-    lock = threading.Lock()
-    commits, errors, waits = [], [], []
-
-    def writer(number):
-        with connect(autocommit=False) as conn:
-            while not stop.is_set():
-                began = time.monotonic()
-                try:
-                    with conn.transaction():
-                        new_id = conn.execute(f"INSERT INTO {parent} (writer) VALUES (%s) RETURNING id",
-                                              (number,)).fetchone()[0]
-                        conn.execute(f"INSERT INTO {child} (parent_id) VALUES (%s)", (new_id,))
-                    with lock:
-                        commits.append((began, new_id))
-                        waits.append(time.monotonic() - began)
-                except psycopg.Error as e:
-                    with lock:
-                        errors.append(e.sqlstate or type(e).__name__)
-
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
-    for t in threads:
-        t.start()
+    writers.start()
     time.sleep(BEFORE_S)
     with connect() as conn:
         if how == "adopt":
@@ -89,9 +108,7 @@ def run(host, port, name, key, child_type, generator, how):
             report = (True, "by hand")
     adopted_at[0] = time.monotonic()
     time.sleep(AFTER_S)
-    stop.set()
-    for t in threads:
-        t.join()
+    commits, errors, waits = writers.stop()
 
     after = [i for began, i in commits if began > adopted_at[0]]
     with connect() as conn:

@@ -24,15 +24,15 @@ Prints one line per part and "backfill: N passed, N failed"; exits 1 on a failur
 import os
 import re
 import sys
-import threading
 import time
 
 import psycopg
 
+from adopt import WRITERS, Writers
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(REPO, "docs", "adopting.md")
 SECTION = "## Adding a time-ordered column beside the old key"
-WRITERS = 8
 OLD_ROWS = 100_000
 DATABASE = "comb_ext_backfill"
 # Table-level lock modes, weakest to strongest (PostgreSQL's conflict table order).
@@ -99,28 +99,9 @@ def main():
         conn.execute("INSERT INTO order_items (order_id) SELECT id FROM orders")
         conn.execute("ANALYZE orders, order_items")
 
-    stop = threading.Event()
-    lock = threading.Lock()
-    commits, errors, waits = [], [], []
-
-    def writer(number):
-        with connect(autocommit=False) as conn:
-            while not stop.is_set():
-                began = time.monotonic()
-                try:
-                    with conn.transaction():
-                        order = conn.execute("INSERT INTO orders (writer) VALUES (%s) RETURNING id", (number,)).fetchone()[0]
-                        conn.execute("INSERT INTO order_items (order_id) VALUES (%s)", (order,))
-                    with lock:
-                        commits.append(order)
-                        waits.append(time.monotonic() - began)
-                except psycopg.Error as e:
-                    with lock:
-                        errors.append(e.sqlstate or type(e).__name__)
-
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
-    for t in threads:
-        t.start()
+    writers = Writers(connect, "INSERT INTO orders (writer) VALUES (%s) RETURNING id",
+                      "INSERT INTO order_items (order_id) VALUES (%s)")
+    writers.start()
     time.sleep(0.5)
     lock_results, started = [], time.monotonic()
     try:
@@ -137,9 +118,8 @@ def main():
     finally:
         recipe_s = time.monotonic() - started
         time.sleep(0.5)
-        stop.set()
-        for t in threads:
-            t.join()
+        commits, errors, waits = writers.stop()
+        commits = [key for _, key in commits]
 
     passed = failed = 0
 
