@@ -621,7 +621,7 @@ COMMENT ON FUNCTION comb_timestamp_uuidv7(uuid, boolean) IS
 -- Hand-written, as the rest of sql/: every name in it is pg_catalog's (its search_path is pg_catalog and
 -- pg_temp, in that order) or the extension's own, written with @extschema@; the defaults it writes name the
 -- extension's schema too, so an insert's search_path never picks another function.
-CREATE FUNCTION comb_ext_adopt(tbl regclass, col name, generator text, dry_run boolean DEFAULT false)
+CREATE FUNCTION @extschema@.comb_ext_adopt(tbl regclass, col name, generator text, dry_run boolean DEFAULT false)
 RETURNS TABLE (
     relation regclass,
     column_name name,
@@ -684,6 +684,19 @@ BEGIN
             RAISE EXCEPTION 'comb_ext_adopt: generator "%" is not one comb_ext_adopt sets', generator
                 USING ERRCODE = 'invalid_parameter_value', HINT = 'The generators: ' || generators || '.';
     END CASE;
+    -- The SQL edition (docs/portable.md) runs this same function and has no uid8 or sno generator. What is
+    -- there is read from what the extension comb_ext itself holds, never from names anyone could create.
+    IF generator IN ('uid8', 'uid8 spread', 'sno') AND NOT EXISTS (
+        SELECT FROM pg_catalog.pg_proc p
+        JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid
+                                    AND d.deptype = 'e'
+        JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'comb_ext'
+        WHERE p.pronamespace = '@extschema@'::pg_catalog.regnamespace
+          AND p.proname = CASE generator WHEN 'sno' THEN 'sno_new' ELSE 'uid8_new' END) THEN
+        RAISE EXCEPTION 'comb_ext_adopt: generator "%" is not in this edition of comb_ext: the SQL edition makes COMBs and muids', generator
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'Adopt a comb_format label or muid, or install the compiled edition for uid8 and sno.';
+    END IF;
 
     SELECT c.relkind, c.relowner INTO kind, owner FROM pg_catalog.pg_class c WHERE c.oid = tbl;
     IF kind IS NULL THEN
@@ -870,7 +883,7 @@ BEGIN
 END
 $adopt$;
 
-COMMENT ON FUNCTION comb_ext_adopt(regclass, name, text, boolean) IS
+COMMENT ON FUNCTION @extschema@.comb_ext_adopt(regclass, name, text, boolean) IS
   'Makes new rows of an existing table take comb_ext ids: sets the key column''s default (dropping a BY DEFAULT identity, detaching a serial''s sequence), after checks; old values stay. Returns what it changed and the statements that restore it; dry_run changes nothing (docs/adopting.md)';
 
 -- Overloads for literals of the types whose input is a fixed reading of text (docs/guarantees.md#names-on-the-search_path):

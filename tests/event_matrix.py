@@ -1,7 +1,8 @@
 """Copies, clones, failovers and upgrades of a data directory, as one matrix (docs/guarantees.md).
 
 Built from three lists, every combination run by the same code:
-  generators  sno_new(), muid_new(), uid8_new('time_sequential'), uid8_new('spread'), comb_uuid();
+  generators  sno_new(), muid_new(), uid8_new('time_sequential'), uid8_new('spread'), comb_uuid(), and inserts
+              into a bigserial table brought over to 'uid8' by comb_ext_adopt;
   events      cp -a of a stopped server; a file copy of a running one taken between pg_backup_start and
               pg_backup_stop (pg_start_backup/pg_stop_backup before 15); one pg_basebackup restored
               twice; two clones promoted; a failover with the same explicit identities and the new
@@ -52,8 +53,22 @@ GENERATORS = {
     "uid8_time_sequential": "uid8_new('time_sequential')",
     "uid8_spread": "uid8_new('spread')",
     "comb": "comb_uuid()",
+    "adopted_uid8": "adopted_insert()",
 }
-IDENTITY_OF = {"sno": "sno", "muid": "muid", "uid8_time_sequential": "uid8", "uid8_spread": "uid8", "comb": None}
+IDENTITY_OF = {"sno": "sno", "muid": "muid", "uid8_time_sequential": "uid8", "uid8_spread": "uid8", "comb": None,
+               "adopted_uid8": "uid8"}
+# A table brought over by comb_ext_adopt (docs/adopting.md) is a generator like the others: a bigserial key with
+# 1,000 old rows, adopted to 'uid8', whose new rows take uid8_new('time_sequential') from the adopted default.
+# Its values come from a function that inserts one row and returns its key, so every cell calls it as it calls
+# the others; a key made twice on one server fails its insert (23505), across servers it is a duplicate.
+INSTALL = [
+    "CREATE EXTENSION comb_ext",
+    "CREATE TABLE adopted (id bigserial PRIMARY KEY, n int)",
+    "INSERT INTO adopted (n) SELECT 0 FROM generate_series(1, 1000)",
+    "SELECT comb_ext_adopt('adopted', 'id', 'uid8')",
+    "CREATE FUNCTION adopted_insert() RETURNS bigint LANGUAGE sql VOLATILE "
+    "AS 'INSERT INTO adopted (n) VALUES (1) RETURNING id'",
+]
 REFUSED = "55000"  # docs/guarantees.md: a copy, upgrade or promotion refuses until the setting is set apart
 SETTING = {"sno": "comb_ext.sno_partition", "muid": "comb_ext.medallion", "uid8": "comb_ext.uid8_cluster_id"}
 
@@ -411,7 +426,7 @@ class Matrix:
         s = self.server(name)
         s.initdb()
         s.start()
-        s.run("CREATE EXTENSION comb_ext")
+        s.run(*INSTALL)
         if not self.servers[:-1]:
             with s.connect() as conn:
                 version = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'comb_ext'").fetchone()[0]
@@ -459,7 +474,7 @@ class Matrix:
     def basebackup(self, source, directory, *options):
         shutil.rmtree(directory, ignore_errors=True)
         as_postgres(self.bin("pg_basebackup"), "-h", source.dir, "-p", source.port, "-U", "postgres", "-D", directory,
-                    "-X", "stream", *options)
+                    "-X", "stream", "-c", "fast", *options)
 
     def restored_twice(self, source):
         backup = os.path.join(self.work, "backup")
@@ -593,7 +608,8 @@ class Matrix:
             set_values(source, 0)
             for dbname in ("plain", "a", "b"):
                 with Scope(source, dbname).connect() as conn:
-                    conn.execute("CREATE EXTENSION comb_ext")
+                    for statement in INSTALL:
+                        conn.execute(statement)
             scopes = lambda server: [Scope(server, "plain")] + [  # noqa: E731
                 Scope(server, *s.split(" as ")) for s in explicit_scopes]
             # Values made where each value lives before the copy, so the source has marks past them.

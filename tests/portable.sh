@@ -5,7 +5,7 @@
 #     database), in a database where no comb_ext library is loaded or declared; every entry of
 #     tests/vectors/ for sno, muid and uid8 (tests/portable_ids.py vectors) and for the COMB family
 #     (tests/portable_comb_vectors.py), the text forms against Python's base64 and python-ulid
-#     (tests/text_forms.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
+#     (tests/text_forms.py), comb_ext_adopt (tests/portable_adopt.py), and comb_uuid's generator (tests/portable_comb_behaviour.py,
 #     with TEMP granted for it); overloads and operators planted in the edition's schema by a role
 #     granted CREATE there never run in the edition's place (tests/portable_planting.py, in a
 #     database of its own); a second install into the same schema and an
@@ -29,7 +29,7 @@
 #     on 18, 20,000 on the other majors, for sno, muid and uid8 and the COMB family (tests/portable_diff.py).
 #   bash tests/portable.sh WORKDIR MAJOR [--quick]   (PGBIN: the major's binaries; port COMB_EXT_TEST_PORT+40)
 # --quick is the quick cell, not the full run: 2.'s install by the unprivileged role with its two refusals,
-# the vectors (sno, muid, uid8, the COMB family; the text forms on 10,000 ids), then 4. on a sample of 2,000
+# the vectors (sno, muid, uid8, the COMB family; the text forms on 10,000 ids), comb_ext_adopt, then 4. on a sample of 2,000
 # cases per function; it skips (and says so) the shadowing search_path, planting, comb_uuid's generator,
 # muid_new's sessions and crash restart, the roles that do not trust each other, the uninstall, and pg_tle (3.).
 set -euo pipefail
@@ -147,6 +147,8 @@ admin -d portable -c "GRANT TEMP ON DATABASE portable TO portable_user"
 "$PYTHON" "$REPO/tests/portable_comb_vectors.py" "$(conninfo portable_user portable)" ids
 # The text forms against Python's base64 and python-ulid, their order, every bad character at every position.
 "$PYTHON" "$REPO/tests/text_forms.py" "$(conninfo portable_user portable)" ids "${text_forms_count[@]}"
+# comb_ext_adopt, the compiled edition's own function: COMB and muid adopted, uid8 and sno refused (0A000).
+"$PYTHON" "$REPO/tests/portable_adopt.py" "$(conninfo portable_user portable)" ids
 if [ "$QUICK" = 1 ]; then
     lap
     say "[pg$MAJOR portable] skipped in --quick: the vectors under a shadowing search_path, planting, comb_uuid's generator, muid_new (sessions, cancel, crash restart), trust (roles that do not trust each other), uninstall, pg_tle"
