@@ -272,6 +272,34 @@ SQL
 )
 check "refused (0A000) with the recipe in its hint; the recipe (undistribute_table, comb_ext_adopt, create_distributed_table) gives the new rows uid8 ids above the old ($adopted: new rows so made, ids twice, distributed again)" \
     '[ "$adopted" = "100 0 1" ]'
+adopted=$(on 0 -qAt <<'SQL'
+CREATE TABLE adopted_ref (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), note text);
+SELECT create_reference_table('adopted_ref') \g /dev/null
+INSERT INTO adopted_ref (note) SELECT 'old' FROM generate_series(1, 10);
+DO $$
+DECLARE hint text;
+BEGIN
+    PERFORM comb_ext_adopt('adopted_ref', 'id', 'uuidv7');
+    RAISE EXCEPTION 'comb_ext_adopt did not refuse a reference table';
+EXCEPTION WHEN feature_not_supported THEN
+    GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+    IF hint NOT LIKE '%undistribute_table(''public.adopted_ref'')%create_reference_table(''public.adopted_ref'')%' THEN
+        RAISE EXCEPTION 'not the recipe: %', hint;
+    END IF;
+END $$;
+SELECT undistribute_table('public.adopted_ref') \g /dev/null
+SELECT changed FROM comb_ext_adopt('public.adopted_ref', 'id', 'uuidv7') \g /dev/null
+SELECT create_reference_table('public.adopted_ref') \g /dev/null
+INSERT INTO adopted_ref (note) SELECT 'new' FROM generate_series(1, 10);
+WITH rows AS MATERIALIZED (SELECT id, note FROM adopted_ref)
+SELECT count(*) FILTER (WHERE note = 'new' AND comb_timestamp(id, 'uuidv7', false) IS NOT NULL)
+       || ' ' || count(*) FILTER (WHERE note = 'old' AND comb_timestamp(id, 'uuidv7', false) IS NULL)
+       || ' ' || (SELECT partmethod::text FROM pg_dist_partition WHERE logicalrelid = 'adopted_ref'::regclass)
+FROM rows;
+SQL
+)
+check "a reference table too: refused (0A000) with its recipe (undistribute_table, comb_ext_adopt, create_reference_table); then the new rows are version 7 and the old ones NULL under comb_timestamp(id, 'uuidv7', false) ($adopted: new v7, old NULL, partmethod)" \
+    '[ "$adopted" = "10 10 n" ]'
 
 echo "readers following ids in order through the coordinator ($WATERMARK_SECONDS s per family):"
 dsn() { echo "host=$(node_dir "$1") port=$(node_port "$1") user=postgres dbname=postgres"; }
