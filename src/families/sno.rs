@@ -3,6 +3,7 @@
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
 use crate::postgres::errors;
+use crate::postgres::setting;
 use crate::postgres::sort_support::Abbreviate;
 use crate::postgres::timestamptz::{self, shown};
 use crate::rules::range;
@@ -95,10 +96,10 @@ pub static SEQUENCE_MAX: GucSetting<i32> = GucSetting::<i32>::new(u16::MAX as i3
 /// servers left unconfigured, and copies of them, still differ with high odds.
 /// An explicit one is refused after a copy or promotion until set apart (`promotion`).
 fn partition() -> u16 {
-    let setting = identity::SNO_PARTITION.get();
-    promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, setting.into(), "sno_new");
+    let configured = setting::int(&identity::SNO_PARTITION);
+    promotion::refuse_until_set_apart(promotion::IdentityOf::Sno, configured.into(), "sno_new");
     OLDER_LAYOUTS.refuse("sno_new");
-    match setting {
+    match configured {
         -1 => layout::partition_from_system_identifier(identity::server_identity()),
         // The setting's range is -1..65535.
         partition => partition as u16,
@@ -106,7 +107,7 @@ fn partition() -> u16 {
 }
 
 fn sequence_bounds() -> SequenceBounds {
-    let (min, max) = (SEQUENCE_MIN.get(), SEQUENCE_MAX.get());
+    let (min, max) = (setting::int(&SEQUENCE_MIN), setting::int(&SEQUENCE_MAX));
     SequenceBounds::new(min as u16, max as u16).unwrap_or_else(|| {
         errors::raise(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
