@@ -112,11 +112,42 @@ def bulk_load(cluster, column, clients, rows, script):
     }
 
 
-def measure_bulk(cluster, key_list, rows, rounds, work):
+def insert_script(work):
     script = os.path.join(work, "peers_insert.sql")
     with open(script, "w") as f:
         f.write(f"INSERT INTO kt (payload) SELECT 'x' FROM generate_series(1, {PGBENCH_BATCH});\n")
     os.chmod(script, 0o644)
+    return script
+
+
+# The keys of issue 42's 1-client targets, each loaded again right beside a load of bigserial.
+PAIRED = ("uid8_new('time_sequential')", "uid8_new('spread')", "snowflake.nextval()")
+
+
+def measure_pairs(cluster, key_list, rows, pairs, work):
+    """`pairs` loads of each PAIRED key from 1 and from 8 clients, each right beside one of bigserial from as many
+    (bigserial first in even pairs, second in odd ones). This machine's speed drifts between loads minutes apart
+    (stop 51: one key's loads 1.85 to 2.68 s), which the rotated medians above carry into their ratios; two loads
+    in a row see nearly the same machine. Returns (key name, clients) -> [its time / bigserial's, one per pair]."""
+    script = insert_script(work)
+    columns = {name: column for name, column, _ in key_list}
+    ratios = {}
+    for p in range(pairs):
+        for clients in CLIENTS:
+            for name in PAIRED:
+                if name not in columns:
+                    continue
+                order = [("bigserial", "bigserial"), (name, columns[name])]
+                seconds = {n: bulk_load(cluster, c, clients, rows, script)["seconds"]
+                           for n, c in (order if p % 2 == 0 else order[::-1])}
+                ratios.setdefault((name, clients), []).append(seconds[name] / seconds["bigserial"])
+                log(f"  pair {p + 1}, {clients} client(s), {name}: {seconds[name]:.2f} s, bigserial "
+                    f"{seconds['bigserial']:.2f} s: {ratios[(name, clients)][-1]:.3f} × bigserial")
+    return ratios
+
+
+def measure_bulk(cluster, key_list, rows, rounds, work):
+    script = insert_script(work)
     runs = {}  # (key, clients) -> [result]
     for r in range(rounds):
         for clients in CLIENTS:
@@ -171,12 +202,12 @@ def chart(key_list, bulk, path, title):
     return True
 
 
-def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart):
+def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, pairs):
     nextval = ns["nextval()"]
     flake = ns.get("snowflake.nextval()")
     serial = {c: bulk[("bigserial", c)]["seconds"] for c in CLIENTS}
     flake_bulk = {c: bulk[("snowflake.nextval()", c)]["seconds"] for c in CLIENTS} if flake else None
-    command = f"bash benches/peers.sh {args.major} {args.rows} {args.calls} {args.rounds}"
+    command = f"bash benches/peers.sh {args.major} {args.rows} {args.calls} {args.rounds}" + (f" {args.pairs}" if args.pairs else "")
     lines = [
         f"# comb_ext beside its peers on PostgreSQL {args.major}",
         "",
@@ -226,6 +257,24 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart):
         cells += [f"{one['index_bytes'] / 2**20:.1f}", "n/a" if one["leaf_density"] != one["leaf_density"] else f"{one['leaf_density']:.1f}", str(dups),
                   "" if ahead is None else f"{ahead:.0f}"]
         lines.append("| " + " | ".join(cells) + " |")
+    if pairs:
+        n = len(next(iter(pairs.values())))
+        lines += [
+            "",
+            "## Bulk inserts paired with bigserial",
+            "",
+            f"{n} pairs of loads as above, from 1 and from 8 clients, each key's load right beside one of bigserial from "
+            "as many clients (bigserial first in every other pair): the ratio of the two, so that the machine's drift "
+            "between loads minutes apart stays out of it. Median of the pairs, and the range.",
+            "",
+            "| key | clients | × bigserial, median | range | × snowflake (median over median) |",
+            "|---|---:|---:|---|---:|",
+        ]
+        for (name, clients), ratios in pairs.items():
+            flake_pairs = pairs.get(("snowflake.nextval()", clients))
+            median = statistics.median(ratios)
+            vs_flake = f"{median / statistics.median(flake_pairs):.2f}" if flake_pairs else ""
+            lines.append(f"| `{name}` | {clients} | {median:.3f} | {min(ratios):.3f} to {max(ratios):.3f} | {vs_flake} |")
     targets = []  # (target, measured, met)
 
     def ratio_target(text, value, limit=1.0):
@@ -239,6 +288,13 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart):
             ratio_target(f"uid8 bulk insert, {c} client(s), ≤ 1.0 × snowflake's", bulk[(uid8, c)]["seconds"] / flake_bulk[c])
     for c in CLIENTS:
         ratio_target(f"uid8 bulk insert, {c} client(s), ≤ 1.0 × bigserial's", bulk[(uid8, c)]["seconds"] / serial[c])
+    for c in CLIENTS:
+        if (uid8, c) in pairs:
+            paired = statistics.median(pairs[(uid8, c)])
+            ratio_target(f"uid8 bulk insert, {c} client(s), paired, ≤ 1.0 × bigserial's", paired)
+            if ("snowflake.nextval()", c) in pairs:
+                ratio_target(f"uid8 bulk insert, {c} client(s), paired, ≤ 1.0 × snowflake's",
+                             paired / statistics.median(pairs[("snowflake.nextval()", c)]))
     comb_ns = ns["comb_uuid()"]
     targets.append(("`comb_uuid()` cost per call ≤ 60 ns, or ≤ 0.35 × nextval()'s",
                     f"{comb_ns:.0f} ns, {comb_ns / nextval:.2f} ×", comb_ns <= 60 or comb_ns / nextval <= 0.35))
@@ -261,6 +317,7 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--calls", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=0, help="loads of the PAIRED keys each beside one of bigserial")
     parser.add_argument("--peers", default="", help="comma-separated 'name tag' of the peers built")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -291,10 +348,14 @@ def main():
     key_list = keys(args.major, peers)
     log(f"bulk inserts: {len(key_list)} keys × clients {CLIENTS} × {args.rounds} rounds, {args.rows:,} rows each")
     bulk = measure_bulk(cluster, key_list, args.rows, args.rounds, work)
+    pairs = {}
+    if args.pairs:
+        log(f"1-client bulk inserts paired with bigserial: {args.pairs} pairs of each of {', '.join(PAIRED)}")
+        pairs = measure_pairs(cluster, key_list, args.rows, args.pairs, work)
 
     png = os.path.join(args.out, f"peers-pg{args.major}.png")
     has_chart = chart(key_list, bulk, png, f"Bulk inserts of {args.rows:,} rows and index size, {version}")
-    text = report(args, version, peers, args.calls, base_ms, ns, key_list, bulk, has_chart)
+    text = report(args, version, peers, args.calls, base_ms, ns, key_list, bulk, has_chart, pairs)
     path = os.path.join(args.out, f"peers-pg{args.major}.md")
     with open(path, "w") as f:
         f.write(text)

@@ -5,7 +5,8 @@
 # rows from 1 and 8 pgbench clients (time, index size, leaf density, duplicates), every figure also as a ratio
 # against nextval() or bigserial from the same run, and a chart (matplotlib, PNG) of insert time and index
 # size per generator. Writes benches/results/peers-pgMAJOR.md and peers-pgMAJOR.png.
-#   bash benches/peers.sh MAJOR [rows (default 1000000)] [calls (default 1000000)] [rounds (default 3)]
+#   bash benches/peers.sh MAJOR [rows (default 1000000)] [calls (default 1000000)] [rounds (default 3)] [pairs (default 0)]
+# pairs: that many loads (1 and 8 clients) of uid8 (both modes) and snowflake, each right beside one of bigserial, and their ratios.
 # The peers' sources: nothing is downloaded here (no network but the package registries), so each comes from
 #   COMB_EXT_SNOWFLAKE_SRC   a source tree of pgEdge/snowflake, or a git directory holding tag v2.6.0
 #   COMB_EXT_PG_UUIDV7_SRC   a source tree of fboulnois/pg_uuidv7, or a git directory holding tag v1.6.0
@@ -14,10 +15,11 @@
 # skipped with one line. The cluster: COMB_EXT_BENCH_DIR, COMB_EXT_BENCH_PORT (default /tmp/comb_ext_bench_peers,
 # 54352), comb_ext preloaded, snowflake.node = 1, JIT off.
 set -euo pipefail
-MAJOR=${1:?usage: bash benches/peers.sh MAJOR [rows] [calls] [rounds]}
+MAJOR=${1:?usage: bash benches/peers.sh MAJOR [rows] [calls] [rounds] [pairs]}
 ROWS=${2:-1000000}
 CALLS=${3:-1000000}
 ROUNDS=${4:-3}
+PAIRS=${5:-0}
 PG_CONFIG=$(bash "$(dirname "$0")/../scripts/pg.sh" pg_config "$MAJOR")
 export PG_CONFIG
 source "$(dirname "$0")/../scripts/lib/common.sh"
@@ -75,4 +77,4 @@ bench_cluster "$DIR" "$PORT" "shared_preload_libraries = 'comb_ext'" "snowflake.
     "max_wal_size = '4GB'" "checkpoint_timeout = '30min'" "synchronous_commit = off"
 
 "$python" "$REPO/benches/peers.py" --host "$DIR" --port "$PORT" --bin "$PGBIN" --major "$MAJOR" \
-    --rows "$ROWS" --calls "$CALLS" --rounds "$ROUNDS" --peers "$(echo "$PEERS" | tr '\n' ',')" --out "$OUT"
+    --rows "$ROWS" --calls "$CALLS" --rounds "$ROUNDS" --pairs "$PAIRS" --peers "$(echo "$PEERS" | tr '\n' ',')" --out "$OUT"
