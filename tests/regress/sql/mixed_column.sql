@@ -125,9 +125,10 @@ WHERE p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'c
   AND 'strict' = ANY (p.proargnames)
 ORDER BY p.oid::regprocedure::text COLLATE "C";
 
--- uid8 decodes every bigint, so an old sequence value reads as an id of either mode: 1 as a time_sequential
--- id of 1970-01-01 00:00:00, 1,000,000,000 (bit 12, the mode bit, clear) as a spread id whose time is its bits
--- 63-22 reversed, 2^34 + 2^35 + 2^36 + 2^38 + 2^39 + 2^40 ms: 2034-10-14 02:07:12.896. What tells them apart is
+-- uid8 decodes every bigint, so an old sequence value reads as an id of either mode by its bit 12, the mode bit:
+-- 1 and 1,000,000,000 (bit 12 clear) as spread ids, whose time is their bits 63-22 reversed: 0 for 1
+-- (1970-01-01 00:00:00), 2^34 + 2^35 + 2^36 + 2^38 + 2^39 + 2^40 ms for 1,000,000,000 (2034-10-14 02:07:12.896); a
+-- value with bit 12 set, as a time_sequential id of its bits 63-22 in ms. What tells them apart is
 -- the value: comb_ext_adopt refuses a column unless every old value is below uid8_floor(now()), and every
 -- new id is at or above the floor of the time it was made, so `id >= uid8_floor(<adoption time>)` is the new ids.
 CREATE TABLE mixed_uid8 (id bigserial PRIMARY KEY, note text NOT NULL);
