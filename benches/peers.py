@@ -120,7 +120,7 @@ def insert_script(work):
     return script
 
 
-# The keys of issue 42's 1-client targets, each loaded again right beside a load of bigserial.
+# The keys of issue 42's bulk targets against bigserial and snowflake, each loaded again right beside a load of bigserial.
 PAIRED = ("uid8_new('time_sequential')", "uid8_new('spread')", "snowflake.nextval()")
 
 
@@ -350,7 +350,7 @@ def main():
     bulk = measure_bulk(cluster, key_list, args.rows, args.rounds, work)
     pairs = {}
     if args.pairs:
-        log(f"1-client bulk inserts paired with bigserial: {args.pairs} pairs of each of {', '.join(PAIRED)}")
+        log(f"bulk inserts paired with bigserial, 1 and 8 clients: {args.pairs} pairs of each of {', '.join(PAIRED)}")
         pairs = measure_pairs(cluster, key_list, args.rows, args.pairs, work)
 
     png = os.path.join(args.out, f"peers-pg{args.major}.png")

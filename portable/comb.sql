@@ -56,6 +56,8 @@
 -- The time field of a COMB (hi, lo: string bytes 0-7 and 8-15) as one integer, most significant byte
 -- first: bytes 0-5, 10-15, .NET's 3, 2, 1, 0, 5, 4, or ticks' 10-15 then 8-9 (Format::time_positions).
 -- @define COMB_TIME_FIELD(format, hi, lo) CASE WHEN format OPERATOR(pg_catalog.=) ANY ('{postgresql,postgresql_sqldatetime,uuidv7}'::@extschema@.comb_format[]) THEN (hi OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 281474976710655 WHEN format OPERATOR(pg_catalog.=) ANY ('{sqlserver,legacy}'::@extschema@.comb_format[]) THEN lo OPERATOR(pg_catalog.&) 281474976710655 WHEN format OPERATOR(pg_catalog.=) ANY ('{binary,binary_sqldatetime}'::@extschema@.comb_format[]) THEN (((hi OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 40) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 40) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 32) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 24) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 56) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) (((hi OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 8) OPERATOR(pg_catalog.|) ((hi OPERATOR(pg_catalog.>>) 24) OPERATOR(pg_catalog.&) 255) ELSE ((lo OPERATOR(pg_catalog.&) 281474976710655) OPERATOR(pg_catalog.<<) 16) OPERATOR(pg_catalog.|) ((lo OPERATOR(pg_catalog.>>) 48) OPERATOR(pg_catalog.&) 65535) END
+-- A sqldatetime field (day << 32 | 1/300 s of the day) as 1/300 s units since 1900; other clocks' fields are units.
+-- @define COMB_UNITS(field, clock) CASE WHEN clock OPERATOR(pg_catalog.=) 1 THEN ((field OPERATOR(pg_catalog.>>) 32) OPERATOR(pg_catalog.*) 25920000) OPERATOR(pg_catalog.+) (field OPERATOR(pg_catalog.&) 4294967295) ELSE field END
 
 CREATE TYPE @extschema@.comb_format AS ENUM (
     'postgresql', 'sqlserver', 'legacy', 'binary', 'postgresql_sqldatetime', 'binary_sqldatetime', 'ticks', 'uuidv7'
@@ -441,7 +443,7 @@ BEGIN
         RETURN pg_catalog.format('embedded time of day %s (1/300 s units) exceeds one day, 25920000', field & 4294967295);
     END IF;
     -- A ticks field above 2^63 is a negative bigint: past the range as well.
-    IF (CASE WHEN clock = 1 THEN (field >> 32) * 25920000 + (field & 4294967295) ELSE field END)
+    IF @COMB_UNITS(field, clock)
        NOT BETWEEN 0 AND @extschema@._comb_max_units(clock) THEN
         RETURN CASE clock
             WHEN 0 THEN pg_catalog.format('embedded %s ms since 1970 is past 9999-12-31 23:59:59.999 UTC (at most 253402300799999)', field)
@@ -481,7 +483,7 @@ BEGIN
         END IF;
     END IF;
     field := @COMB_TIME_FIELD(format, hi, lo);
-    units := CASE WHEN clock = 1 THEN (field >> 32) * 25920000 + (field & 4294967295) ELSE field END;
+    units := @COMB_UNITS(field, clock);
     -- A ticks field above 2^63 is a negative bigint: past the range as well.
     IF (clock = 1 AND (field & 4294967295) > 25920000) OR units < 0 OR units > @extschema@._comb_max_units(clock) THEN
         RAISE EXCEPTION USING ERRCODE = '22008',
@@ -513,8 +515,7 @@ BEGIN
     IF @extschema@._comb_field_problem(field, clock) IS NOT NULL THEN
         RETURN NULL;
     END IF;
-    RETURN @extschema@._comb_ts(@extschema@._comb_unit_us(
-        CASE WHEN clock = 1 THEN (field >> 32) * 25920000 + (field & 4294967295) ELSE field END, clock));
+    RETURN @extschema@._comb_ts(@extschema@._comb_unit_us(@COMB_UNITS(field, clock), clock));
 END $$;
 
 -- The smallest uuid, in the format's order, whose comb_timestamp is at or after `ts`.
