@@ -57,6 +57,10 @@ per_call() {
 
 # The mode typed: from 0.6.0 a literal resolves to uid8_new(text), which an older library lacks.
 GENERATORS=("comb_uuid()" "sno_new()" "muid_new()" "uid8_new()" "uid8_new('time_sequential'::uid8_mode)")
+# Other expressions instead, one per line: COMB_EXT_AB_EXPRESSIONS=$'comb_uuid(\'ticks\'::comb_format)\n...'
+if [ -n "${COMB_EXT_AB_EXPRESSIONS:-}" ]; then
+    mapfile -t GENERATORS <<<"$COMB_EXT_AB_EXPRESSIONS"
+fi
 declare -A A B
 for side in A B; do
     stage=$STAGE_A

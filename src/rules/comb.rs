@@ -517,7 +517,22 @@ impl Generator {
     }
 
     pub fn next(&mut self, now_unix_us: i64, random: [u8; 16]) -> Result<[u8; 16], CombError> {
-        let format = self.format;
+        // One arm per format, each with `next_in` inlined and its format a constant: the byte
+        // placement folds to a few stores instead of walking the format's tables on every call.
+        match self.format {
+            Format::PostgreSql => self.next_in(Format::PostgreSql, now_unix_us, random),
+            Format::SqlServer => self.next_in(Format::SqlServer, now_unix_us, random),
+            Format::Legacy => self.next_in(Format::Legacy, now_unix_us, random),
+            Format::Binary => self.next_in(Format::Binary, now_unix_us, random),
+            Format::PostgreSqlSqlDateTime => self.next_in(Format::PostgreSqlSqlDateTime, now_unix_us, random),
+            Format::BinarySqlDateTime => self.next_in(Format::BinarySqlDateTime, now_unix_us, random),
+            Format::Ticks => self.next_in(Format::Ticks, now_unix_us, random),
+            Format::UuidV7 => self.next_in(Format::UuidV7, now_unix_us, random),
+        }
+    }
+
+    #[inline(always)]
+    fn next_in(&mut self, format: Format, now_unix_us: i64, random: [u8; 16]) -> Result<[u8; 16], CombError> {
         let clock = format.clock();
         let now = (clock.units(now_unix_us)?, clock.fraction(now_unix_us, format.counter_bits())?);
         let (units, counter) = match self.last {
