@@ -1,6 +1,12 @@
 -- Comparison operators, default btree and hash operator classes, min/max, and bytea casts for
 -- sno. Byte order is time order, so the btree class is plain byte order.
 
+-- Btree support function 1 is a bare C function (src/postgres/btree_cmp.rs), as
+-- uuid_sqlserver_cmp is (sql/sqlserver_order.sql), under the symbol earlier versions name.
+CREATE FUNCTION sno_cmp(a sno, b sno) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'sno_cmp_wrapper';
+
 CREATE OPERATOR = (
     LEFTARG = sno, RIGHTARG = sno, FUNCTION = sno_eq,
     COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES

@@ -2,6 +2,13 @@
 -- The operators carry a '#' so they cannot be mistaken for uuid's own < <= >= >; equality is
 -- uuid's own =, the same in every order, which also lets merge joins use the class.
 
+-- Support function 1 is a bare C function (src/postgres/btree_cmp.rs): a btree calls it for every
+-- key it compares, and pgrx's per-call wrapper cost as much as the comparison. Its symbol is the
+-- one every earlier version's script names.
+CREATE FUNCTION uuid_sqlserver_cmp(a uuid, b uuid) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'uuid_sqlserver_cmp_wrapper';
+
 CREATE OPERATOR #<# (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_sqlserver_lt,
     COMMUTATOR = #>#, NEGATOR = #>=#, RESTRICT = scalarltsel, JOIN = scalarltjoinsel

@@ -32,7 +32,6 @@ pgrx::extension_sql_file!(
     "../sql/sqlserver_order.sql",
     name = "sqlserver_order",
     requires = [
-        sqlserver_order::uuid_sqlserver_cmp,
         sqlserver_order::uuid_sqlserver_lt,
         sqlserver_order::uuid_sqlserver_le,
         sqlserver_order::uuid_sqlserver_ge,
@@ -60,7 +59,6 @@ pgrx::extension_sql_file!(
         sno::sno_le,
         sno::sno_gt,
         sno::sno_ge,
-        sno::sno_cmp,
         sno::sno_sortsupport,
         sno::sno_hash,
         sno::sno_hash_extended,

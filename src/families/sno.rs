@@ -2,6 +2,7 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
+use crate::postgres::btree_cmp::btree_cmp;
 use crate::postgres::errors;
 use crate::postgres::setting;
 use crate::postgres::sort_support::Abbreviate;
@@ -322,10 +323,9 @@ fn sno_floor(ts: TimestampWithTimeZone) -> Sno {
 
 // ---- comparison, hashing, sort support -----------------------------------------------------
 
-#[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
-fn sno_cmp(a: Sno, b: Sno) -> i32 {
-    a.cmp(&b) as i32
-}
+// Btree support function 1, `sno_cmp(a, b)` (declared in sql/sno_operators.sql), without pgrx's
+// wrapper: byte order is time order.
+btree_cmp!(sno_cmp_wrapper, pg_finfo_sno_cmp_wrapper, layout::LEN, |a, b| a.cmp(b));
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["sno_type"])]
 fn sno_eq(a: Sno, b: Sno) -> bool {

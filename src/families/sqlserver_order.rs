@@ -1,6 +1,7 @@
 //! SQL Server `uniqueidentifier` order for `uuid`: the comparison functions behind the btree
 //! operator class `uuid_sqlserver_ops` (sql/sqlserver_order.sql), and its sort support.
 
+use crate::postgres::btree_cmp::btree_cmp;
 use crate::postgres::sort_support::Abbreviate;
 use crate::rules::order::Order;
 use pgrx::prelude::*;
@@ -12,11 +13,9 @@ fn cmp(a: &Uuid, b: &Uuid) -> Ordering {
     Order::SqlServer.cmp(a, b)
 }
 
-/// Btree support function 1: -1, 0 or 1 as `a` sorts before, with or after `b` in SQL Server.
-#[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_sqlserver_cmp(a: Uuid, b: Uuid) -> i32 {
-    cmp(&a, &b) as i32
-}
+// Btree support function 1, `uuid_sqlserver_cmp(a, b)` (declared in sql/sqlserver_order.sql): -1, 0
+// or 1 as `a` sorts before, with or after `b` in SQL Server, without pgrx's wrapper.
+btree_cmp!(uuid_sqlserver_cmp_wrapper, pg_finfo_uuid_sqlserver_cmp_wrapper, 16, |a, b| Order::SqlServer.cmp(a, b));
 
 /// The functions behind the operators #<#, #<=#, #>=# and #>#.
 macro_rules! sqlserver_operators {

@@ -54,3 +54,62 @@ fn sqlguid_order_by_index_scan() {
     let got = positions(BY_POSITION);
     assert_eq!(got, (1..=total as i64).collect::<Vec<_>>());
 }
+
+/// Built by inserts (not by a sort, which compares with sort support): each key finds its place
+/// through `uuid_sqlserver_cmp`, the bare C comparator (src/postgres/btree_cmp.rs), and the index
+/// returns the file's order.
+#[pg_test(schema = "tests")]
+fn sqlguid_order_by_index_built_by_inserts() {
+    let total = load_sqlguid_order();
+    Spi::run("CREATE TEMP TABLE inserted (id uuid NOT NULL)").unwrap();
+    Spi::run("CREATE UNIQUE INDEX inserted_sqlserver ON inserted (id uuid_sqlserver_ops)").unwrap();
+    Spi::run("INSERT INTO inserted SELECT id FROM shuffled").unwrap();
+    // A duplicate is found by the comparator too.
+    create_sqlstate_function();
+    let duplicate = Spi::get_one::<String>(
+        "SELECT pg_temp.sqlstate('INSERT INTO inserted SELECT id FROM shuffled ORDER BY md5(id::text) DESC LIMIT 1')",
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(duplicate, "23505");
+    Spi::run("SET enable_seqscan = off").unwrap();
+    Spi::run("SET enable_sort = off").unwrap();
+    Spi::run("CREATE TEMP TABLE sorted AS SELECT id, row_number() OVER () AS n FROM (SELECT id FROM inserted ORDER BY id USING #<#) s").unwrap();
+    let got = positions(BY_POSITION);
+    assert_eq!(got, (1..=total as i64).collect::<Vec<_>>());
+}
+
+/// The bare comparators' contract check: a NULL argument (only a C caller could pass one: the
+/// functions are STRICT) gives SQL NULL, which the function manager turns into an ERROR, rather
+/// than a read through a null pointer.
+#[pg_test(schema = "tests")]
+fn bare_comparators_answer_null_for_a_null_argument() {
+    use crate::families::{sno::sno_cmp_wrapper, sqlserver_order::uuid_sqlserver_cmp_wrapper};
+    let comparators: [unsafe extern "C-unwind" fn(pg_sys::FunctionCallInfo) -> pg_sys::Datum; 2] =
+        [uuid_sqlserver_cmp_wrapper, sno_cmp_wrapper];
+    for comparator in comparators {
+        for null in [0, 1] {
+            // SAFETY: a zeroed FunctionCallInfo with room for two arguments, as fmgr.h sizes one; the
+            // non-null argument points at 16 zero bytes, enough for a uuid or a sno.
+            unsafe {
+                let size = std::mem::size_of::<pg_sys::FunctionCallInfoBaseData>()
+                    + 2 * std::mem::size_of::<pg_sys::NullableDatum>();
+                let fcinfo = pg_sys::palloc0(size).cast::<pg_sys::FunctionCallInfoBaseData>();
+                let zeros = pg_sys::palloc0(16);
+                (*fcinfo).nargs = 2;
+                let args = (*fcinfo).args.as_mut_slice(2);
+                for arg in args.iter_mut() {
+                    arg.value = pg_sys::Datum::from(zeros);
+                }
+                args[null].isnull = true;
+                comparator(fcinfo);
+                assert!((*fcinfo).isnull);
+                // Both present: equal, and not NULL.
+                (*fcinfo).isnull = false;
+                (*fcinfo).args.as_mut_slice(2)[null].isnull = false;
+                assert_eq!(comparator(fcinfo).value() as i32, 0);
+                assert!(!(*fcinfo).isnull);
+            }
+        }
+    }
+}
