@@ -16,6 +16,8 @@ from ids import Cluster, log, measure_generation  # noqa: E402
 from keys import PGBENCH_BATCH, concurrent_load  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "portable"))
+from build import expand_macros  # noqa: E402  (the sources' @define macros, as the edition is built)
 # Not the edition: bounds on any SQL-only generator (benches/portable_reference.sql).
 REFERENCES = [("reference: stateless, gen_random_uuid()", "reference.stateless_comb()"),
               ("reference: sha256 pool (not shipped)", "reference.sha256_pool_comb()")]
@@ -44,14 +46,14 @@ def main():
     cluster = Cluster(args.host, args.port, args.bin)
     cluster.sql("CREATE DATABASE bench", db="postgres")
     with open(os.path.join(REPO, "portable", "comb.sql")) as source:
-        edition = source.read().replace("@extschema@", "portable")
+        edition = expand_macros(source.read()).replace("@extschema@", "portable")
     with open(os.path.join(REPO, "benches", "portable_reference.sql")) as source:
         reference_generators = source.read()
     cluster.sql("CREATE SCHEMA compiled; CREATE EXTENSION comb_ext SCHEMA compiled; CREATE EXTENSION pgstattuple; "
                 "CREATE SCHEMA portable;\n" + edition + "\nCREATE SCHEMA reference;\n" + reference_generators)
     if args.baseline:
         with open(args.baseline) as source:
-            cluster.sql("CREATE SCHEMA baseline;\n" + source.read().replace("@extschema@", "baseline"))
+            cluster.sql("CREATE SCHEMA baseline;\n" + expand_macros(source.read()).replace("@extschema@", "baseline"))
     version = cluster.sql("SELECT version()").split(" on ")[0]
     has_uuidv7 = cluster.sql("SELECT to_regprocedure('uuidv7()') IS NOT NULL") == "t"
     log(version)
