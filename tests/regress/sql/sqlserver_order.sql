@@ -73,3 +73,18 @@ SELECT bool_and(uuid_send(uuid_binary_key(id)) = regress_order_key(id, 'binary')
             AND uuid_send(uuid_sqlserver_key(id)) = regress_order_key(id, 'sqlserver')) AS keys_as_spelled_out
 FROM sq;
 DROP TABLE sq, sq2;
+
+-- The binary formats keyed as docs/comb.md keys them: a unique index on uuid_binary_key(id). Ids a
+-- session makes one after another rise in .NET's ToByteArray order, so the index returns them in the
+-- order they were inserted, and serves ORDER BY on the expression.
+CREATE TABLE blobs (n serial, id uuid NOT NULL DEFAULT comb_uuid('binary'), body bytea);
+CREATE UNIQUE INDEX blobs_id ON blobs (uuid_binary_key(id));
+INSERT INTO blobs (body) SELECT NULL FROM generate_series(1, 2000);
+ANALYZE blobs;
+SET enable_seqscan = off;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT n FROM blobs ORDER BY uuid_binary_key(id) LIMIT 10;
+SELECT bool_and(n = position) AS index_order_is_insert_order
+FROM (SELECT n, row_number() OVER () AS position FROM (SELECT n FROM blobs ORDER BY uuid_binary_key(id)) s) t;
+RESET ALL;
+DROP TABLE blobs;
