@@ -98,8 +98,10 @@ def settle_uid8(cluster):
 
 
 def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
-    """Median server execution time of count(f()) over generate_series, net of count(*).
-    generators: (name, SQL expression) pairs (benches/keys.py passes its own)."""
+    """Server execution time of count(f()) over generate_series, net of count(*) in the same round: the median
+    over the rounds of each round's difference, so that drift between rounds (this machine's count(*) has read
+    114 and 155 ms in two runs a day apart) stays out of it. generators: (name, SQL expression) pairs
+    (benches/keys.py passes its own)."""
     queries = [("count(*)", f"SELECT count(*) FROM generate_series(1, {calls})")] + [
         (name, f"SELECT count({expr}) FROM generate_series(1, {calls})") for name, expr in generators
     ]
@@ -114,9 +116,9 @@ def measure_generation(cluster, calls, repeats=5, generators=GENERATORS):
                 settle_uid8(cluster)
             runs[name].append(execution_ms(cluster, query))
         log(f"generation round {r + 1}/{repeats} done")
-    medians = {name: statistics.median(ms) for name, ms in runs.items()}
-    base = medians.pop("count(*)")
-    return base, {name: max(ms - base, 0.0) * 1e6 / calls for name, ms in medians.items()}
+    bases = runs.pop("count(*)")
+    net = {name: statistics.median(m - b for m, b in zip(ms, bases)) for name, ms in runs.items()}
+    return statistics.median(bases), {name: max(ms, 0.0) * 1e6 / calls for name, ms in net.items()}
 
 
 def pgbench_seconds(cluster, clients, transactions, script, what):
@@ -242,7 +244,7 @@ def report(args, version, base_ms, generation, loads, concurrent, path):
         "## Generation cost",
         "",
         f"`SELECT count(f()) FROM generate_series(1, {args.calls:,})`, median server execution time of 5 rounds (order rotated "
-        f"each round), net of `count(*)` over the same series ({base_ms:.0f} ms).",
+        f"each round), net of `count(*)` over the same series in the same round (median {base_ms:.0f} ms).",
         "",
         "| generator | ns per call | × gen_random_uuid() | × nextval() |",
         "|---|---:|---:|---:|",

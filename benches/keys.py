@@ -70,7 +70,7 @@ def section_generation(cluster, args, has_uuidv7, orders):
         "## 1. Generation cost",
         "",
         f"`SELECT count(f()) FROM generate_series(1, {calls:,})`, median server execution time (EXPLAIN ANALYZE) of 5 rounds "
-        f"(order rotated each round), net of `count(*)` over the same series ({base_ms:.0f} ms).",
+        f"(order rotated each round), net of `count(*)` over the same series in the same round (median {base_ms:.0f} ms).",
     ]
     if not has_uuidv7:
         lines += ["", f"PostgreSQL {args.major} has no `uuidv7()` (it came in 18): the reference is `gen_random_uuid()`."]

@@ -45,6 +45,9 @@ COMB_FORMATS = ("sqlserver", "legacy", "binary", "postgresql_sqldatetime", "bina
 
 # The formats whose keys go in a uuid_sqlserver_ops index (the column definitions below end so).
 SQLSERVER_ORDER = tuple(f"comb_uuid('{f}'::comb_format)" for f in ("sqlserver", "legacy", "ticks"))
+# The formats whose keys go in a unique index on uuid_binary_key(id): .NET's ToByteArray order, which no
+# operator class of PostgreSQL's has.
+BINARY_ORDER = tuple(f"comb_uuid('{f}'::comb_format)" for f in ("binary", "binary_sqldatetime"))
 
 
 def keys(major, peers):
@@ -85,9 +88,11 @@ def bulk_load(cluster, column, clients, rows, script):
     """A fresh table kt (id <column> PRIMARY KEY, payload text) loaded by `clients` pgbench clients in
     transactions of PGBENCH_BATCH rows. Returns seconds, rows, distinct ids, index bytes, leaf density and,
     for uid8, how far the newest id's time was ahead of the clock when the load ended."""
-    # The SQL Server formats keep their time where SQL Server sorts first: keyed as docs/comb.md says, NOT NULL
-    # with a unique uuid_sqlserver_ops index (a PRIMARY KEY takes only the default order, which sees them as random).
+    # The SQL Server formats keep their time where SQL Server sorts first, the binary formats where .NET's
+    # ToByteArray bytes do: keyed as docs/comb.md says, NOT NULL with a unique uuid_sqlserver_ops index or a
+    # unique index on uuid_binary_key(id) (a PRIMARY KEY takes only the default order, which sees them as random).
     key = ("CREATE UNIQUE INDEX kt_id ON kt (id uuid_sqlserver_ops);" if column.endswith(SQLSERVER_ORDER)
+           else "CREATE UNIQUE INDEX kt_id ON kt (uuid_binary_key(id));" if column.endswith(BINARY_ORDER)
            else "ALTER TABLE kt ADD CONSTRAINT kt_id PRIMARY KEY (id);")
     cluster.sql("DROP TABLE IF EXISTS kt; DROP SEQUENCE IF EXISTS kt_flake; CREATE SEQUENCE kt_flake; "
                 f"CREATE TABLE kt (id {column} NOT NULL, payload text NOT NULL); {key} CHECKPOINT;")
@@ -122,10 +127,13 @@ def insert_script(work):
 
 # The keys of issue 42's bulk targets against bigserial and snowflake, each loaded again right beside a load of bigserial.
 PAIRED = ("uid8_new('time_sequential')", "uid8_new('spread')", "snowflake.nextval()")
+# The keys of its 1-session bulk targets (section 2), paired from one client only.
+PAIRED_ONE_CLIENT = ("sno_new()", "muid_new()", "comb_uuid()", *(f"comb_uuid('{f}')" for f in COMB_FORMATS))
 
 
 def measure_pairs(cluster, key_list, rows, pairs, work):
-    """`pairs` loads of each PAIRED key from 1 and from 8 clients, each right beside one of bigserial from as many
+    """`pairs` loads of each PAIRED key from 1 and from 8 clients (and of each PAIRED_ONE_CLIENT key from 1), each
+    right beside one of bigserial from as many
     (bigserial first in even pairs, second in odd ones). This machine's speed drifts between loads minutes apart
     (stop 51: one key's loads 1.85 to 2.68 s), which the rotated medians above carry into their ratios; two loads
     in a row see nearly the same machine. Returns (key name, clients) -> [its time / bigserial's, one per pair]."""
@@ -134,7 +142,7 @@ def measure_pairs(cluster, key_list, rows, pairs, work):
     ratios = {}
     for p in range(pairs):
         for clients in CLIENTS:
-            for name in PAIRED:
+            for name in PAIRED + (PAIRED_ONE_CLIENT if clients == 1 else ()):
                 if name not in columns:
                     continue
                 order = [("bigserial", "bigserial"), (name, columns[name])]
@@ -219,7 +227,7 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
         "## Cost per call",
         "",
         f"`SELECT count(f()) FROM generate_series(1, {calls:,})`: median server execution time (EXPLAIN ANALYZE) of 5 "
-        f"rounds, order rotated each round, net of `count(*)` over the same series ({base_ms:.0f} ms). uid8 and muid "
+        f"rounds, order rotated each round, net of `count(*)` over the same series in the same round (median {base_ms:.0f} ms). uid8 and muid "
         "start each timing back at the clock (they run ahead of it by at most 2 s).",
         "",
         "| generator | ns per call | × nextval() |" + (" × snowflake |" if flake else ""),
@@ -233,9 +241,9 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
         f"## Bulk inserts of {args.rows:,} rows",
         "",
         f"A fresh table `(id <key> PRIMARY KEY, payload text)` for each load (the SQL Server formats `sqlserver`, "
-        "`legacy` and `ticks`: `NOT NULL` and a unique `uuid_sqlserver_ops` index, as docs/comb.md keys them; the "
-        "`binary` formats, whose order is .NET's `ToByteArray` for `binary(16)` columns elsewhere, have none in "
-        "PostgreSQL and land like random uuids), the key from its DEFAULT, loaded by "
+        "`legacy` and `ticks`: `NOT NULL` and a unique `uuid_sqlserver_ops` index; the `binary` formats, whose order "
+        "is .NET's `ToByteArray` for `binary(16)` columns elsewhere: `NOT NULL` and a unique index on "
+        "`uuid_binary_key(id)`; as docs/comb.md keys them), the key from its DEFAULT, loaded by "
         f"`pgbench -n -c N -j N` in transactions of one `INSERT ... SELECT` of {PGBENCH_BATCH:,} rows; wall time of "
         f"pgbench, median of {args.rounds} rounds (keys rotated each round). Index size from the last 1-client load, "
         "leaf density (`pgstatindex`) the median over the 1-client loads. Duplicates: `count(*) - count(DISTINCT id)` "
@@ -263,9 +271,10 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
             "",
             "## Bulk inserts paired with bigserial",
             "",
-            f"{n} pairs of loads as above, from 1 and from 8 clients, each key's load right beside one of bigserial from "
-            "as many clients (bigserial first in every other pair): the ratio of the two, so that the machine's drift "
-            "between loads minutes apart stays out of it. Median of the pairs, and the range.",
+            f"{n} pairs of loads as above, each key's load right beside one of bigserial from as many clients (bigserial "
+            "first in every other pair): the ratio of the two, so that the machine's drift between loads minutes apart "
+            "stays out of it. Median of the pairs, and the range. uid8 and snowflake from 1 and from 8 clients; the keys "
+            "of the 1-session targets (sno, muid, every COMB format) from 1.",
             "",
             "| key | clients | × bigserial, median | range | × snowflake (median over median) |",
             "|---|---:|---:|---|---:|",
@@ -300,6 +309,8 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
                     f"{comb_ns:.0f} ns, {comb_ns / nextval:.2f} ×", comb_ns <= 60 or comb_ns / nextval <= 0.35))
     for name in ("sno_new()", "muid_new()", "comb_uuid()", *(f"comb_uuid('{f}')" for f in COMB_FORMATS), uid8):
         ratio_target(f"`{name}` 1-client bulk insert ≤ 1.0 × bigserial's", bulk[(name, 1)]["seconds"] / serial[1])
+        if (name, 1) in pairs and name != uid8:  # uid8's paired rows are above
+            ratio_target(f"`{name}` 1-client bulk insert, paired, ≤ 1.0 × bigserial's", statistics.median(pairs[(name, 1)]))
     lines += ["", "## Targets (issue 42)", "", "| target | measured | met |", "|---|---:|---|"]
     for text, measured, met in targets:
         lines.append(f"| {text} | {measured} | {'yes' if met else 'no'} |")
@@ -317,7 +328,7 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--calls", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--pairs", type=int, default=0, help="loads of the PAIRED keys each beside one of bigserial")
+    parser.add_argument("--pairs", type=int, default=0, help="loads of the PAIRED (and PAIRED_ONE_CLIENT) keys each beside one of bigserial")
     parser.add_argument("--peers", default="", help="comma-separated 'name tag' of the peers built")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -350,7 +361,8 @@ def main():
     bulk = measure_bulk(cluster, key_list, args.rows, args.rounds, work)
     pairs = {}
     if args.pairs:
-        log(f"bulk inserts paired with bigserial, 1 and 8 clients: {args.pairs} pairs of each of {', '.join(PAIRED)}")
+        log(f"bulk inserts paired with bigserial: {args.pairs} pairs of each of {', '.join(PAIRED)} from 1 and 8 clients, "
+            f"of {', '.join(PAIRED_ONE_CLIENT)} from 1")
         pairs = measure_pairs(cluster, key_list, args.rows, args.pairs, work)
 
     png = os.path.join(args.out, f"peers-pg{args.major}.png")

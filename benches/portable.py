@@ -85,7 +85,7 @@ def main():
         "## 1. Generation cost",
         "",
         f"`SELECT count(f()) FROM generate_series(1, {args.calls:,})`, median server execution time (EXPLAIN ANALYZE) of "
-        f"5 rounds (order rotated each round), net of `count(*)` over the same series ({base:.0f} ms). The `reference` "
+        f"5 rounds (order rotated each round), net of `count(*)` over the same series in the same round (median {base:.0f} ms). The `reference` "
         "rows are not the edition (see section 2).",
         "",
         f"| generator | ns per call | × {reference} | × gen_random_uuid() | × compiled comb_uuid() |",
