@@ -2,7 +2,7 @@
 //! support functions; sql/sno_type.sql and sql/sno_operators.sql declare the type and classes
 //! around them), accessors, the builder, and the server-wide generator behind `sno_new`.
 
-use crate::postgres::btree_cmp::btree_cmp;
+use crate::postgres::btree_cmp::{btree_cmp, value_bytes};
 use crate::postgres::errors;
 use crate::postgres::setting;
 use crate::postgres::sort_support::Abbreviate;
@@ -52,7 +52,7 @@ impl IntoDatum for Sno {
 
 impl FromDatum for Sno {
     unsafe fn from_polymorphic_datum(datum: pg_sys::Datum, is_null: bool, _: pg_sys::Oid) -> Option<Sno> {
-        (!is_null).then(|| Sno(*sno_bytes(datum)))
+        (!is_null).then(|| Sno(*value_bytes(datum)))
     }
 }
 
@@ -77,14 +77,6 @@ unsafe impl SqlTranslatable for Sno {
     const TYPE_ORIGIN: TypeOrigin = TypeOrigin::ThisExtension;
     const ARGUMENT_SQL: Result<SqlMappingRef, ArgumentError> = Ok(SqlMappingRef::literal("sno"));
     const RETURN_SQL: Result<ReturnsRef, ReturnsError> = Ok(ReturnsRef::One(SqlMappingRef::literal("sno")));
-}
-
-/// The 10 bytes a non-null `sno` Datum points to.
-///
-/// SAFETY: `datum` must be a non-null `sno` Datum: pass-by-reference, fixed length, never toasted.
-#[inline(always)]
-unsafe fn sno_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8; layout::LEN] {
-    &*(datum.cast_mut_ptr::<u8>() as *const [u8; layout::LEN])
 }
 
 // ---- settings (registered in lib.rs) -------------------------------------------------------
@@ -394,7 +386,7 @@ fn sno_hash_extended(id: Sno, seed: i64) -> i64 {
 
 /// Full comparator: byte order. Only reads bytes, so it cannot raise an error or panic.
 unsafe extern "C-unwind" fn sno_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum, _: pg_sys::SortSupport) -> c_int {
-    sno_bytes(a).cmp(sno_bytes(b)) as c_int
+    value_bytes::<{ layout::LEN }>(a).cmp(value_bytes(b)) as c_int
 }
 
 struct SnoKey;
@@ -403,11 +395,11 @@ impl Abbreviate for SnoKey {
     type Reference = layout::KeyReference;
 
     unsafe fn reference(datum: pg_sys::Datum) -> Self::Reference {
-        layout::key_reference(sno_bytes(datum))
+        layout::key_reference(value_bytes(datum))
     }
 
     unsafe fn key(datum: pg_sys::Datum, reference: &Self::Reference) -> u64 {
-        layout::abbreviated(sno_bytes(datum), reference)
+        layout::abbreviated(value_bytes(datum), reference)
     }
 }
 

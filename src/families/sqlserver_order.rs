@@ -1,7 +1,7 @@
 //! SQL Server `uniqueidentifier` order for `uuid`: the comparison functions behind the btree
 //! operator class `uuid_sqlserver_ops` (sql/sqlserver_order.sql), and its sort support.
 
-use crate::postgres::btree_cmp::btree_cmp;
+use crate::postgres::btree_cmp::{btree_cmp, value_bytes};
 use crate::postgres::sort_support::Abbreviate;
 use crate::rules::order::Order;
 use pgrx::prelude::*;
@@ -43,18 +43,9 @@ fn uuid_binary_key(id: Uuid) -> Uuid {
     Uuid::from_bytes(Order::DotNetBytes.key(&id).to_be_bytes())
 }
 
-/// The 16 bytes a `uuid` Datum points to.
-///
-/// SAFETY: `datum` must be a non-null `uuid` Datum (pass-by-reference, 16 bytes, never toasted).
-/// Sorts hand comparators only such Datums: nulls are sorted apart by the caller.
-#[inline(always)]
-unsafe fn uuid_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8; 16] {
-    &*(datum.cast_mut_ptr::<u8>() as *const [u8; 16])
-}
-
 /// Full comparator. It only reads bytes, so nothing here can raise an error or panic.
 unsafe extern "C-unwind" fn sqlserver_fastcmp(a: pg_sys::Datum, b: pg_sys::Datum, _ssup: pg_sys::SortSupport) -> c_int {
-    Order::SqlServer.cmp(uuid_bytes(a), uuid_bytes(b)) as c_int
+    Order::SqlServer.cmp(value_bytes(a), value_bytes(b)) as c_int
 }
 
 /// Abbreviated key: the eight bytes SQL Server compares first (10-15, 8, 9) as one unsigned integer.
@@ -67,7 +58,7 @@ impl Abbreviate for SqlServerKey {
     unsafe fn reference(_: pg_sys::Datum) {}
 
     unsafe fn key(datum: pg_sys::Datum, _: &()) -> u64 {
-        Order::SqlServer.abbreviated(uuid_bytes(datum))
+        Order::SqlServer.abbreviated(value_bytes(datum))
     }
 }
 

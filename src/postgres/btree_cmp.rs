@@ -10,6 +10,15 @@
 use pgrx::pg_sys;
 use std::cmp::Ordering;
 
+/// The `N` bytes a non-null Datum of a fixed-length type passed by reference points to (`uuid`, `sno`).
+///
+/// SAFETY: `datum` must be a non-null value of such a type of `N` bytes; such values are never
+/// toasted. Sorts and btrees hand their comparators only such Datums: nulls are sorted apart.
+#[inline(always)]
+pub unsafe fn value_bytes<'a, const N: usize>(datum: pg_sys::Datum) -> &'a [u8; N] {
+    &*(datum.cast_mut_ptr::<u8>() as *const [u8; N])
+}
+
 /// The two arguments' bytes, or None where a caller broke the function's contract (fewer than two
 /// arguments, or a NULL one: the functions are STRICT, so only a C caller could).
 ///
@@ -24,8 +33,7 @@ pub unsafe fn two_values<'a, const N: usize>(fcinfo: pg_sys::FunctionCallInfo) -
     if args[0].isnull || args[1].isnull {
         return None;
     }
-    let bytes = |datum: pg_sys::Datum| &*(datum.cast_mut_ptr::<u8>() as *const [u8; N]);
-    Some((bytes(args[0].value), bytes(args[1].value)))
+    Some((value_bytes(args[0].value), value_bytes(args[1].value)))
 }
 
 /// The int4 result: -1, 0 or 1; or SQL NULL for a broken contract, which PostgreSQL's function
