@@ -50,6 +50,26 @@ pub enum Clock {
     Ticks,
 }
 
+/// `$body` with `$format` a constant: one match arm per format, each expanding `$body` with `$name`
+/// bound to that format. With the callees `#[inline(always)]`, each arm folds the format's tables
+/// (time bytes, fixed bits, counter slots) to a few loads and stores instead of walking them on
+/// every call: the hot paths (generating, masking) use it.
+macro_rules! with_format_constant {
+    ($format:expr, |$name:ident| $body:expr) => {
+        with_format_constant!(@arms $format, $name, $body,
+            PostgreSql SqlServer Legacy Binary PostgreSqlSqlDateTime BinarySqlDateTime Ticks UuidV7)
+    };
+    (@arms $format:expr, $name:ident, $body:expr, $($variant:ident)*) => {
+        match $format {
+            $(Format::$variant => {
+                let $name = Format::$variant;
+                $body
+            })*
+        }
+    };
+}
+pub(crate) use with_format_constant;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     PostgreSql,
@@ -517,18 +537,7 @@ impl Generator {
     }
 
     pub fn next(&mut self, now_unix_us: i64, random: [u8; 16]) -> Result<[u8; 16], CombError> {
-        // One arm per format, each with `next_in` inlined and its format a constant: the byte
-        // placement folds to a few stores instead of walking the format's tables on every call.
-        match self.format {
-            Format::PostgreSql => self.next_in(Format::PostgreSql, now_unix_us, random),
-            Format::SqlServer => self.next_in(Format::SqlServer, now_unix_us, random),
-            Format::Legacy => self.next_in(Format::Legacy, now_unix_us, random),
-            Format::Binary => self.next_in(Format::Binary, now_unix_us, random),
-            Format::PostgreSqlSqlDateTime => self.next_in(Format::PostgreSqlSqlDateTime, now_unix_us, random),
-            Format::BinarySqlDateTime => self.next_in(Format::BinarySqlDateTime, now_unix_us, random),
-            Format::Ticks => self.next_in(Format::Ticks, now_unix_us, random),
-            Format::UuidV7 => self.next_in(Format::UuidV7, now_unix_us, random),
-        }
+        with_format_constant!(self.format, |format| self.next_in(format, now_unix_us, random))
     }
 
     #[inline(always)]

@@ -20,7 +20,7 @@
 //!
 //! A key is 16 bytes: k0 then k1, each a little-endian u64, as uuidv47 lays it out.
 
-use super::comb::{self, CombError, Format};
+use super::comb::{self, with_format_constant, CombError, Format};
 use siphasher::sip::SipHasher24;
 use std::fmt;
 
@@ -114,6 +114,7 @@ fn masks_counter(format: Format) -> bool {
 
 /// XOR the format's time field (and, but in the UUIDv7 layout, the 12 bits after it) with the keyed hash
 /// of the id's random bits, which it leaves alone.
+#[inline(always)]
 fn xor_time_field(id: &mut [u8; 16], format: Format, key: &Key) {
     let time = format.time_positions();
     let counter = masks_counter(format);
@@ -148,6 +149,11 @@ fn xor_time_field(id: &mut [u8; 16], format: Format, key: &Key) {
 /// The façade of a COMB of `format`: an id of the format (its fixed bits, and a time the format
 /// defines) with its time field masked, and version 4 for `uuidv7` (uuidv47's encode).
 pub fn mask_comb(id: &[u8; 16], format: Format, key: &Key) -> Result<[u8; 16], MaskError> {
+    with_format_constant!(format, |format| mask_comb_in(id, format, key))
+}
+
+#[inline(always)]
+fn mask_comb_in(id: &[u8; 16], format: Format, key: &Key) -> Result<[u8; 16], MaskError> {
     if !format.has_fixed_bits(id) {
         return Err(fixed_bits_error(id, format, false));
     }
@@ -161,6 +167,11 @@ pub fn mask_comb(id: &[u8; 16], format: Format, key: &Key) -> Result<[u8; 16], M
 /// The COMB a façade masks (uuidv47's decode, for `uuidv7`). A uuid without a façade's fixed bits, or
 /// one whose unmasked time field is no time of the format, is no façade of it.
 pub fn unmask_comb(facade: &[u8; 16], format: Format, key: &Key) -> Result<[u8; 16], MaskError> {
+    with_format_constant!(format, |format| unmask_comb_in(facade, format, key))
+}
+
+#[inline(always)]
+fn unmask_comb_in(facade: &[u8; 16], format: Format, key: &Key) -> Result<[u8; 16], MaskError> {
     if !facade_format(format).has_fixed_bits(facade) {
         return Err(fixed_bits_error(facade, format, true));
     }
