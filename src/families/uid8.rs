@@ -6,7 +6,7 @@ use crate::postgres::errors;
 use crate::postgres::setting;
 use crate::postgres::timestamptz;
 use crate::rules::time;
-use crate::rules::uid8::{self, Generators, Holdings, Mode, Next, Parts, Refusal, Reservation, NO_PROGRESS};
+use crate::rules::uid8::{self, Generators, Holdings, Mode, Next, Parts, Refusal, Reservation};
 use crate::rules::watermark::Family;
 use crate::server::high_water::{self, Marked};
 use crate::server::shmem::{self, PerProc, Shared};
@@ -19,7 +19,7 @@ use pgrx::pgrx_sql_entity_graph::metadata::{
 use pgrx::prelude::*;
 use pgrx::{pg_sys, GucSetting, PgSqlErrorCode};
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicI32, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 
 #[allow(non_camel_case_types)]
 #[derive(PostgresEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,22 +152,9 @@ struct Claims {
 
 static CLAIMS: PerProc<Claims> = PerProc::new(c"comb_ext uid8 claims v1", Claims { pid: 0, cluster: 0, held: 0 });
 
-/// Where this server's sessions are in their milliseconds (`uid8::progress`), so that each starts
-/// a sequence where the others are (`Generators::next_in_step`) and their `time_sequential` ids
-/// reach an index about in the order they are made. Read and raised atomically, never under a lock:
-/// it only orders the ids; what keeps them apart is the generator ids and HIGH_WATER. Lost at a
-/// restart, which costs nothing: the first millisecond after it starts from sequence 0.
-static PROGRESS: Shared<i64> = Shared::new(c"comb_ext uid8 progress v1", c"comb_ext_uid8", NO_PROGRESS);
-
-fn progress() -> &'static AtomicI64 {
-    // SAFETY: the value lives in shared memory for the life of the server, 8-aligned in its repr(C)
-    // slot, and every access to it, in every backend, is atomic.
-    unsafe { AtomicI64::from_ptr(PROGRESS.as_ptr()) }
-}
-
 /// Bytes to reserve at server start.
 pub fn shared_memory_bytes() -> usize {
-    HIGH_WATER.size() + RESERVATION.size() + PROGRESS.size() + PerProc::<Claims>::size(shmem::processes_at_start())
+    HIGH_WATER.size() + RESERVATION.size() + PerProc::<Claims>::size(shmem::processes_at_start())
 }
 
 fn atomic(value: &mut i32) -> &AtomicI32 {
@@ -490,10 +477,7 @@ fn new_id(mode: Mode) -> i64 {
             // The generators' clock (src/server/watermark.rs), in µs for the watermark and in ms.
             let now_us = watermark::clock_us();
             let now = now_us.div_euclid(time::US_PER_MS);
-            // Spread ids scatter over the index whatever their order: they keep every sequence.
-            let in_step = mode == Mode::TimeSequential;
-            let shared = || if in_step { progress().load(Ordering::Relaxed) } else { NO_PROGRESS };
-            match session.generators.next_in_step(now, limit, run_ahead, shared) {
+            match session.generators.next(now, limit, run_ahead) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The first id of a millisecond on an id checks that the id is still held (if
                     // not, none may be). The rest of that millisecond need not: the id can be let
@@ -511,11 +495,6 @@ fn new_id(mode: Mode) -> i64 {
                     let parts = Parts { timestamp_ms, sequence, generator, cluster, mode };
                     if first_of_its_ms {
                         session.publish(generator, timestamp_ms, now);
-                    }
-                    let reached = uid8::progress(timestamp_ms, sequence);
-                    // A load first: most ids reach no further than the others have.
-                    if in_step && reached > progress().load(Ordering::Relaxed) {
-                        progress().fetch_max(reached, Ordering::Relaxed);
                     }
                     return parts.encode().unwrap_or_else(|_| {
                         errors::datetime_out_of_range(format!(

@@ -13,16 +13,6 @@ pub const SEQUENCE_MAX: i32 = 63;
 pub const GENERATOR_MAX: i32 = 2047;
 pub const CLUSTER_MAX: i32 = 15;
 const TIMESTAMP_SHIFT: u32 = 22;
-const SEQUENCE_BITS: u32 = 6;
-
-/// (ms, sequence) as one integer that orders as the pair does, for one atomic `fetch_max` shared
-/// by a server's sessions ([`Generators::next_in_step`]).
-pub const fn progress(ms: i64, sequence: i32) -> i64 {
-    ms << SEQUENCE_BITS | sequence as i64
-}
-
-/// No session has issued anything: below every [`progress`] of a millisecond ids can have.
-pub const NO_PROGRESS: i64 = i64::MIN;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -356,49 +346,22 @@ impl Generators {
     /// What to do at wall-clock ms `now_ms`, holding at most `limit` ids, its milliseconds at most
     /// `run_ahead_ms` past the clock (0: upstream's wait for the clock when a millisecond is full).
     pub fn next(&mut self, now_ms: i64, limit: usize, run_ahead_ms: i64) -> Next {
-        self.next_in_step(now_ms, limit, run_ahead_ms, || NO_PROGRESS)
-    }
-
-    /// [`Generators::next`], with the server's sessions kept in step: the (ms, sequence) this session
-    /// starts a sequence at is at least the highest any session issued (`shared`, a [`progress`], read
-    /// only when a sequence starts), when that millisecond is within this session's run-ahead bound.
-    /// Sessions then go through the milliseconds and their sequences together, and their ids reach a
-    /// `time_sequential` index about in the order they are made: otherwise a session further on puts
-    /// its ids ahead of the others', which then land behind the right edge, on pages that split in half
-    /// and stay half full. Skipping sequences or milliseconds only raises this session's triples, so
-    /// they still strictly increase; an id joins a millisecond only from its `from_ms` on, as before.
-    pub fn next_in_step(&mut self, now_ms: i64, limit: usize, run_ahead_ms: i64, shared: impl Fn() -> i64) -> Next {
-        let mut read = None;
-        let mut reached = || {
-            *read.get_or_insert_with(|| {
-                let shared = shared();
-                let ms = shared >> SEQUENCE_BITS;
-                (ms - now_ms <= run_ahead_ms).then_some((ms, (shared & SEQUENCE_MAX as i64) as i32))
-            })
-        };
         if self.held.is_empty() {
             return Next::Claim;
         }
         if let Some((ms, sequence, generator)) = self.last.filter(|&(ms, _, _)| now_ms <= ms) {
             // The last millisecond goes on: the next usable id at this sequence, then the next
-            // sequence from the lowest usable id, unless the others are in a later millisecond.
+            // sequence from the lowest usable id.
             if let Some(next) = self.usable_after(ms, generator) {
                 return self.issue(ms, sequence, next);
             }
             let lowest = self.usable_after(ms, -1);
-            let others = reached();
-            let behind = others.is_some_and(|(others_ms, _)| others_ms > ms);
-            if let Some(next) = lowest.filter(|_| !behind) {
-                let floor = others.filter(|&(others_ms, _)| others_ms == ms).map_or(0, |(_, s)| s);
-                let sequence = (sequence + 1).max(floor);
-                if sequence <= SEQUENCE_MAX {
-                    return self.issue(ms, sequence, next);
-                }
+            if let Some(next) = lowest.filter(|_| sequence < SEQUENCE_MAX) {
+                return self.issue(ms, sequence + 1, next);
             }
             // Full, if any id held is usable in it (after a loss, none may be yet).
             let claim_back = self.held.len() < self.warm;
-            if !behind && lowest.is_some() && self.held.len() < limit && (self.claimed_for_ms != Some(ms) || claim_back)
-            {
+            if lowest.is_some() && self.held.len() < limit && (self.claimed_for_ms != Some(ms) || claim_back) {
                 self.claimed_for_ms = Some(ms);
                 if self.claim_pause == 0 {
                     return Next::Claim;
@@ -406,15 +369,11 @@ impl Generators {
                 self.claim_pause -= 1;
             }
         }
-        // A later millisecond: the clock's, or one past the last one used, or the one the others
-        // reached, and no earlier than an id is usable.
+        // Sequence 0 of a later millisecond: the clock's, or one past the last one used, and no
+        // earlier than an id is usable.
         let after = self.last.map_or(now_ms, |(ms, _, _)| now_ms.max(ms + 1));
         let first_usable = self.held.iter().map(|h| h.from_ms).min().unwrap_or(after);
-        let mut ms = after.max(first_usable);
-        let mut sequence = 0;
-        if let Some((others_ms, others_sequence)) = reached().filter(|&(others_ms, _)| others_ms >= ms) {
-            (ms, sequence) = (others_ms, others_sequence);
-        }
+        let ms = after.max(first_usable);
         let past_bound = ms - now_ms - run_ahead_ms;
         if past_bound > 0 && past_bound <= WAIT_AHEAD_MS {
             return Next::WaitUntil { timestamp_ms: ms - run_ahead_ms };
@@ -423,7 +382,7 @@ impl Generators {
         // session goes on from where it was rather than wait for the clock to come back (which
         // could take as long as the step).
         let generator = self.usable_after(ms, -1).expect("an id is usable from its from_ms on");
-        self.issue(ms, sequence, generator)
+        self.issue(ms, 0, generator)
     }
 }
 
@@ -1084,17 +1043,6 @@ mod tests {
     /// ends after them: 0 nothing, 1 its transaction, more the session), running `run_ahead` ms ahead; a claim starts after the clock
     /// and, `with_high_water`, the last millisecond issued on the id. How many IDs came twice.
     fn hand_over_repeats(run_ahead: i64, turns: &[(usize, i64, usize, u8)], with_high_water: bool) -> usize {
-        hand_over_repeats_in_step(run_ahead, turns, with_high_water, false)
-    }
-
-    /// `hand_over_repeats`, the sessions kept in step (`next_in_step`) when `in_step`.
-    fn hand_over_repeats_in_step(
-        run_ahead: i64,
-        turns: &[(usize, i64, usize, u8)],
-        with_high_water: bool,
-        in_step: bool,
-    ) -> usize {
-        let mut shared = NO_PROGRESS;
         let mut sessions = [Generators::new(), Generators::new(), Generators::new()];
         let mut free: Vec<i32> = (0..6).collect();
         let mut high: HashMap<i32, i64> = HashMap::new();
@@ -1106,11 +1054,9 @@ mod tests {
             let session = &mut sessions[who];
             for _ in 0..calls {
                 let issued = loop {
-                    let seen_shared = if in_step { shared } else { NO_PROGRESS };
-                    match session.next_in_step(clock, 2, run_ahead, || seen_shared) {
+                    match session.next(clock, 2, run_ahead) {
                         Next::Issue { timestamp_ms, sequence, generator } => {
-                            shared = shared.max(progress(timestamp_ms, sequence));
-                            break Some((timestamp_ms, sequence, generator));
+                            break Some((timestamp_ms, sequence, generator))
                         }
                         Next::WaitUntil { timestamp_ms } => clock = timestamp_ms,
                         Next::Claim if free.is_empty() && session.is_empty() => break None,
@@ -1137,65 +1083,6 @@ mod tests {
             }
         }
         repeats
-    }
-
-    /// Two sessions on one id each, in one millisecond: B starts after A has issued 10. Returns the
-    /// ids in the order they were issued, A and B alternating after B's first.
-    fn two_sessions_in_one_millisecond(in_step: bool) -> Vec<i64> {
-        let (mut a, mut b) = (Generators::new(), Generators::new());
-        a.claimed(1, 99);
-        b.claimed(2, 99);
-        let mut shared = NO_PROGRESS;
-        let mut issued = Vec::new();
-        let mut call = |session: &mut Generators| {
-            let seen = if in_step { shared } else { NO_PROGRESS };
-            let Next::Issue { timestamp_ms, sequence, generator } =
-                session.next_in_step(100, 1, RUN_AHEAD_MAX_MS, || seen)
-            else {
-                panic!("no id")
-            };
-            shared = shared.max(progress(timestamp_ms, sequence));
-            let id =
-                Parts { timestamp_ms, sequence, generator, cluster: 0, mode: Mode::TimeSequential }.encode().unwrap();
-            issued.push(id);
-        };
-        for _ in 0..10 {
-            call(&mut a);
-        }
-        for _ in 0..100 {
-            call(&mut b);
-            call(&mut a);
-        }
-        issued
-    }
-
-    #[test]
-    fn sessions_in_step_issue_ids_in_the_order_they_make_them() {
-        // In step, B starts at the sequence A reached, and from then on every id is above every one
-        // made before it, across both sessions and into the next millisecond: inserts at the right
-        // edge of the index.
-        let issued = two_sessions_in_one_millisecond(true);
-        assert_eq!(Parts::decode(issued[10]).sequence, 9);
-        assert!(issued.windows(2).all(|pair| pair[0] < pair[1]), "{issued:?}");
-        assert!(issued.iter().any(|&id| Parts::decode(id).timestamp_ms == 101));
-        // The control: each on its own, B starts at sequence 0, below the ids A already made.
-        let apart = two_sessions_in_one_millisecond(false);
-        assert_eq!(Parts::decode(apart[10]).sequence, 0);
-        assert!(apart[10] < apart[9]);
-    }
-
-    #[test]
-    fn a_session_behind_joins_the_millisecond_the_others_reached_within_its_bound() {
-        let shared = progress(105, 7);
-        let mut b = Generators::new();
-        b.claimed(2, 99);
-        assert_eq!(b.next_in_step(100, 1, RUN_AHEAD_MAX_MS, || shared), issue(105, 7, 2));
-        // Past its own bound (0: upstream's wait for the clock) the others' millisecond is ignored.
-        let mut c = Generators::new();
-        c.claimed(3, 99);
-        assert_eq!(c.next_in_step(100, 1, 0, || shared), issue(100, 0, 3));
-        // Within it, the next sequence it starts is where the others are, not a claim for a full 100.
-        assert_eq!(c.next_in_step(100, 1, 5, || shared), issue(105, 7, 3));
     }
 
     #[test]
@@ -1360,13 +1247,6 @@ mod tests {
         fn sessions_running_ahead_hand_ids_over_without_a_repeat(run_ahead in 1..=RUN_AHEAD_MAX_MS,
                 turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, 0u8..3), 1..80)) {
             prop_assert_eq!(hand_over_repeats(run_ahead, &turns, true), 0);
-        }
-        /// The same, the sessions kept in step (the server's way since 0.6.0): skipping to the
-        /// sequence another session reached repeats nothing either.
-        #[test]
-        fn sessions_in_step_hand_ids_over_without_a_repeat(run_ahead in 0..=RUN_AHEAD_MAX_MS,
-                turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, 0u8..3), 1..80)) {
-            prop_assert_eq!(hand_over_repeats_in_step(run_ahead, &turns, true, true), 0);
         }
         /// Sessions sharing a pool of ids under a clock that never steps back, handing ids over
         /// as they end and start again: no (ms, sequence, generator) is ever issued twice.

@@ -126,10 +126,6 @@ SELECT dblink_connect('taker', format('dbname=%s host=%s port=%s', current_datab
                       current_setting('unix_socket_directories'), current_setting('port')));
 INSERT INTO handed_over SELECT 'there', id FROM dblink('taker', $$SET comb_ext.uid8_cluster_id = 9;
     SET comb_ext.uid8_generator_id = 1300; SELECT uid8_new('time_sequential') FROM generate_series(1, 100)$$) AS t(id bigint);
--- In step with the other sessions (docs/uid8.md, "Many sessions at once"), this session would join the
--- taker's later millisecond at its next sequence, within its run-ahead bound, and that millisecond's first
--- id would find the id gone at once. At a bound of 0 it stays in its own millisecond to the end.
-SET comb_ext.uid8_run_ahead = 0;
 INSERT INTO handed_over SELECT 'here', uid8_new('time_sequential') FROM generate_series(1, 20);
 SELECT count(*) = (SELECT count(DISTINCT id) FROM handed_over) AS distinct_ids,
        count(*) FILTER (WHERE side = 'here' AND uid8_timestamp(id) = (SELECT max(uid8_timestamp(id)) FROM handed_over WHERE side = 'here')) AS in_the_last_millisecond,
