@@ -275,6 +275,10 @@ def generate(server, expression, sessions, per_session, results, key, barrier=No
 
 RESULTS_LOCK = threading.Lock()
 
+# The control's calls on each server (Matrix.control_run): at a few hundred microseconds a pair, some hundred
+# 4 ms units shared by the two servers.
+CONTROL_CALLS = 2000
+
 
 class Matrix:
     def __init__(self, args):
@@ -551,11 +555,7 @@ class Matrix:
         time.sleep(1)
 
     def control_run(self, source, copy, registry_usable):
-        # Values repeat only where both servers make them in the same ticks: the sessions of both start their COPY
-        # together (a barrier), and the control, which needs a repeat, tries up to 5 times. The gate from nothing on
-        # 902a890 (a load of 14 on 2 cores) saw none, where other runs saw 2,000 to 20,000: the two servers' bursts
-        # did not meet in time.
-        for attempt in range(1, 6):
+        if registry_usable:
             results = {s.name: ([], collections.Counter()) for s in (source, copy)}
             barrier = threading.Barrier(2 * self.sessions)
             threads = [t for s in (source, copy) for t in generate(s, GENERATORS["sno"], self.sessions, self.per_session,
@@ -566,21 +566,30 @@ class Matrix:
                 t.join()
             values = [v for made, _ in results.values() for v in made]
             duplicates = len(values) - len(set(values))
-            if registry_usable or duplicates > 0:
-                break
-        made = f"made {' '.join(f'{k}={len(v[0])}' for k, v in results.items())}; duplicates {duplicates}"
-        made += "".join(f"; {k} failed {dict(errors)}" for k, (_, errors) in results.items() if errors)
-        made += "" if registry_usable else f" (try {attempt} of 5)"
-        if registry_usable:
+            made = f"made {' '.join(f'{k}={len(v[0])}' for k, v in results.items())}; duplicates {duplicates}"
+            made += "".join(f"; {k} failed {dict(errors)}" for k, (_, errors) in results.items() if errors)
             # Exactly one made every value it was asked for; every session of the other was refused.
             full = [name for name, (v, errors) in results.items() if len(v) == self.sessions * self.per_session and not errors]
             refused = [name for name, (v, errors) in results.items() if not v and errors == {"55000": self.sessions}]
             self.report("cp -a, one explicit sno partition set on both after the copy | sno",
                         f"{made}; refused {' '.join(refused) or 'none'}; expected one server's values and the other "
                         f"refused (55000: held by a running server)", duplicates == 0 and len(full) == 1 and len(refused) == 1)
-        else:
-            self.report("control: cp -a, one explicit sno partition set on both after the copy, the registry unusable | sno",
-                        f"{made}; expected duplicates (the matrix must see repeats)", duplicates > 0)
+            return
+        # Values repeat only where both servers issue in the same 4 ms unit. Two bursts started together at a
+        # barrier did not always meet (5 tries without a repeat on a loaded 2-core machine, the gate on a34f6d1), so
+        # the control makes them meet: one session on each server, calls alternating between them, one value a
+        # call. Each server's first session takes the same share of the sequence pool, and each unit restarts its
+        # sequence there, so every unit both servers' calls share repeats a value, whatever the machine's load.
+        made = {s.name: [] for s in (source, copy)}
+        with source.connect() as a, copy.connect() as b:
+            for _ in range(CONTROL_CALLS):
+                for server, conn in ((source, a), (copy, b)):
+                    made[server.name].append(conn.execute(f"SELECT ({GENERATORS['sno']})::text").fetchone()[0])
+        values = [v for vs in made.values() for v in vs]
+        duplicates = len(values) - len(set(values))
+        self.report("control: cp -a, one explicit sno partition set on both after the copy, the registry unusable | sno",
+                    f"made {' '.join(f'{k}={len(v)}' for k, v in made.items())} (calls alternating between the two); "
+                    f"duplicates {duplicates}; expected duplicates (the matrix must see repeats)", duplicates > 0)
 
     def places(self):
         """cp -a of a server whose explicit identity values live in one place (PLACES), the copy first seen by
