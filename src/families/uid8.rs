@@ -6,7 +6,7 @@ use crate::postgres::errors;
 use crate::postgres::setting;
 use crate::postgres::timestamptz;
 use crate::rules::time;
-use crate::rules::uid8::{self, Generators, Holdings, Mode, Next, Parts, Refusal, Reservation};
+use crate::rules::uid8::{self, clock_sequence, Generators, Holdings, Mode, Next, Parts, Refusal, Reservation};
 use crate::rules::watermark::Family;
 use crate::server::high_water::{self, Marked};
 use crate::server::shmem::{self, PerProc, Shared};
@@ -477,7 +477,10 @@ fn new_id(mode: Mode) -> i64 {
             // The generators' clock (src/server/watermark.rs), in µs for the watermark and in ms.
             let now_us = watermark::clock_us();
             let now = now_us.div_euclid(time::US_PER_MS);
-            match session.generators.next(now, limit, run_ahead) {
+            // time_sequential ids keep the clock's pace through a millisecond (Generators::next_paced),
+            // except at 0, upstream's behaviour; spread ids do not sort by time, so they keep every sequence.
+            let paced = if mode == Mode::TimeSequential && run_ahead > 0 { clock_sequence(now_us) } else { 0 };
+            match session.generators.next_paced(now, paced, limit, run_ahead) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The first id of a millisecond on an id checks that the id is still held (if
                     // not, none may be). The rest of that millisecond need not: the id can be let

@@ -346,6 +346,19 @@ impl Generators {
     /// What to do at wall-clock ms `now_ms`, holding at most `limit` ids, its milliseconds at most
     /// `run_ahead_ms` past the clock (0: upstream's wait for the clock when a millisecond is full).
     pub fn next(&mut self, now_ms: i64, limit: usize, run_ahead_ms: i64) -> Next {
+        self.next_paced(now_ms, 0, limit, run_ahead_ms)
+    }
+
+    /// [`Generators::next`], a sequence started in the clock's own millisecond `now_ms` starting no
+    /// lower than `paced` ([`clock_sequence`]: how far the clock is through that millisecond). Each
+    /// session then goes through a millisecond's sequences at least as fast as the clock does, so
+    /// the ids every session makes at about the same time carry about the same sequence and reach a
+    /// `time_sequential` index near its right edge. Counted from 0 each, a session that started its
+    /// millisecond later put its ids behind the ids another session had made earlier, on pages that
+    /// split in half. Skipping sequences only raises this session's own triples, and depends on
+    /// nothing but its own clock reading, so no session's pace moves another's.
+    pub fn next_paced(&mut self, now_ms: i64, paced: i32, limit: usize, run_ahead_ms: i64) -> Next {
+        let floor = |ms: i64| if ms == now_ms { paced } else { 0 };
         if self.held.is_empty() {
             return Next::Claim;
         }
@@ -356,8 +369,9 @@ impl Generators {
                 return self.issue(ms, sequence, next);
             }
             let lowest = self.usable_after(ms, -1);
-            if let Some(next) = lowest.filter(|_| sequence < SEQUENCE_MAX) {
-                return self.issue(ms, sequence + 1, next);
+            let sequence = (sequence + 1).max(floor(ms));
+            if let Some(next) = lowest.filter(|_| sequence <= SEQUENCE_MAX) {
+                return self.issue(ms, sequence, next);
             }
             // Full, if any id held is usable in it (after a loss, none may be yet).
             let claim_back = self.held.len() < self.warm;
@@ -369,8 +383,8 @@ impl Generators {
                 self.claim_pause -= 1;
             }
         }
-        // Sequence 0 of a later millisecond: the clock's, or one past the last one used, and no
-        // earlier than an id is usable.
+        // A later millisecond (from sequence 0, or the clock's pace in the clock's own): the clock's,
+        // or one past the last one used, and no earlier than an id is usable.
         let after = self.last.map_or(now_ms, |(ms, _, _)| now_ms.max(ms + 1));
         let first_usable = self.held.iter().map(|h| h.from_ms).min().unwrap_or(after);
         let ms = after.max(first_usable);
@@ -382,8 +396,14 @@ impl Generators {
         // session goes on from where it was rather than wait for the clock to come back (which
         // could take as long as the step).
         let generator = self.usable_after(ms, -1).expect("an id is usable from its from_ms on");
-        self.issue(ms, 0, generator)
+        self.issue(ms, floor(ms), generator)
     }
+}
+
+/// How far the clock at `now_us` is through its millisecond, in sequences (64 to a millisecond, one
+/// each 15.625 µs): the lowest sequence [`Generators::next_paced`] starts in the clock's millisecond.
+pub const fn clock_sequence(now_us: i64) -> i32 {
+    (now_us.rem_euclid(1_000) * (SEQUENCE_MAX as i64 + 1) / 1_000) as i32
 }
 
 /// The server's bound on every millisecond any generator id issued (`rules::high_water`): after a
@@ -1043,6 +1063,19 @@ mod tests {
     /// ends after them: 0 nothing, 1 its transaction, more the session), running `run_ahead` ms ahead; a claim starts after the clock
     /// and, `with_high_water`, the last millisecond issued on the id. How many IDs came twice.
     fn hand_over_repeats(run_ahead: i64, turns: &[(usize, i64, usize, u8)], with_high_water: bool) -> usize {
+        hand_over_repeats_paced(run_ahead, turns, with_high_water, &[])
+    }
+
+    /// `hand_over_repeats`, call n paced at `paces[n % len]` (`next_paced`; none when empty), each
+    /// session's triples checked to strictly increase (a repeat too when they do not).
+    fn hand_over_repeats_paced(
+        run_ahead: i64,
+        turns: &[(usize, i64, usize, u8)],
+        with_high_water: bool,
+        paces: &[i32],
+    ) -> usize {
+        let mut call = 0;
+        let mut latest: [Option<(i64, i32, i32)>; 3] = [None; 3];
         let mut sessions = [Generators::new(), Generators::new(), Generators::new()];
         let mut free: Vec<i32> = (0..6).collect();
         let mut high: HashMap<i32, i64> = HashMap::new();
@@ -1053,8 +1086,10 @@ mod tests {
             clock += step;
             let session = &mut sessions[who];
             for _ in 0..calls {
+                let paced = if paces.is_empty() { 0 } else { paces[call % paces.len()] };
+                call += 1;
                 let issued = loop {
-                    match session.next(clock, 2, run_ahead) {
+                    match session.next_paced(clock, paced, 2, run_ahead) {
                         Next::Issue { timestamp_ms, sequence, generator } => {
                             break Some((timestamp_ms, sequence, generator))
                         }
@@ -1069,6 +1104,7 @@ mod tests {
                     }
                 };
                 let Some(issued) = issued else { break };
+                repeats += usize::from(latest[who].replace(issued).is_some_and(|before| before >= issued));
                 let last = high.entry(issued.2).or_insert(issued.0);
                 *last = (*last).max(issued.0);
                 repeats += usize::from(!seen.insert(issued));
@@ -1080,9 +1116,76 @@ mod tests {
                 // Ids let go are claimed first: the next session takes them over.
                 free.splice(0..0, session.generators());
                 *session = Generators::new();
+                latest[who] = None;
             }
         }
         repeats
+    }
+
+    /// Two sessions on one id each in the clock's millisecond 100: A makes an id every 31.25 µs
+    /// from its start, B starts half-way through and then alternates with A. The ids in the order
+    /// they were made, paced or not.
+    fn two_sessions_in_one_millisecond(paced: bool) -> Vec<i64> {
+        let (mut a, mut b) = (Generators::new(), Generators::new());
+        a.claimed(9, 99);
+        b.claimed(2, 99);
+        let mut issued = Vec::new();
+        let mut call = |session: &mut Generators, now_us: i64| {
+            let pace = if paced { clock_sequence(now_us) } else { 0 };
+            let Next::Issue { timestamp_ms, sequence, generator } =
+                session.next_paced(now_us / 1_000, pace, 1, RUN_AHEAD_MAX_MS)
+            else {
+                panic!("no id")
+            };
+            issued.push(
+                Parts { timestamp_ms, sequence, generator, cluster: 0, mode: Mode::TimeSequential }.encode().unwrap(),
+            );
+        };
+        for n in 0..16 {
+            call(&mut a, 100_000 + n * 31);
+        }
+        for n in 16..32 {
+            call(&mut b, 100_000 + n * 31);
+            call(&mut a, 100_000 + n * 31 + 15);
+        }
+        issued
+    }
+
+    #[test]
+    fn paced_sessions_issue_ids_about_in_the_order_they_make_them() {
+        // Paced, B's first id (half-way through the millisecond) starts at sequence 31, above every
+        // id A made before it, though B's generator id is lower; from then on every id is above
+        // every one made before it: inserts at the right edge of the index.
+        let paced = two_sessions_in_one_millisecond(true);
+        assert_eq!(Parts::decode(paced[16]).sequence, 31);
+        assert!(paced.windows(2).all(|pair| pair[0] < pair[1]), "{paced:?}");
+        // The control: counted from 0, B's ids all fall behind the ids A made before them.
+        let apart = two_sessions_in_one_millisecond(false);
+        assert_eq!(Parts::decode(apart[16]).sequence, 0);
+        assert!(apart[16] < apart[15]);
+    }
+
+    #[test]
+    fn the_pace_applies_only_in_the_clocks_own_millisecond() {
+        let mut session = Generators::new();
+        session.claimed(5, 99);
+        // 0 in the clock's millisecond 100, then 40: the next sequence starts there.
+        assert_eq!(session.next_paced(100, 0, 1, 5), issue(100, 0, 5));
+        assert_eq!(session.next_paced(100, 40, 1, 5), issue(100, 40, 5));
+        // A sequence already past the pace goes on from there.
+        assert_eq!(session.next_paced(100, 10, 1, 5), issue(100, 41, 5));
+        // Full at 63: the next millisecond, ahead of the clock, from 0 whatever the pace.
+        for sequence in 42..=SEQUENCE_MAX {
+            assert_eq!(session.next_paced(100, 41, 1, 5), issue(100, sequence, 5));
+        }
+        assert_eq!(session.next_paced(100, 63, 1, 5), issue(101, 0, 5));
+        // The clock in 101: the pace applies there.
+        assert_eq!(session.next_paced(101, 20, 1, 5), issue(101, 20, 5));
+        assert_eq!(clock_sequence(100_000), 0);
+        assert_eq!(clock_sequence(100_015), 0);
+        assert_eq!(clock_sequence(100_016), 1);
+        assert_eq!(clock_sequence(100_999), SEQUENCE_MAX);
+        assert_eq!(clock_sequence(-1), SEQUENCE_MAX);
     }
 
     #[test]
@@ -1247,6 +1350,30 @@ mod tests {
         fn sessions_running_ahead_hand_ids_over_without_a_repeat(run_ahead in 1..=RUN_AHEAD_MAX_MS,
                 turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, 0u8..3), 1..80)) {
             prop_assert_eq!(hand_over_repeats(run_ahead, &turns, true), 0);
+        }
+        /// The same, each call paced at any sequence (the server's time_sequential ids, at the
+        /// clock's pace through its millisecond): pacing only skips sequences, so no triple comes
+        /// twice and each session's still strictly increase.
+        #[test]
+        fn paced_sessions_hand_ids_over_without_a_repeat(run_ahead in 0..=RUN_AHEAD_MAX_MS,
+                turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, 0u8..3), 1..80),
+                paces in proptest::collection::vec(0..=SEQUENCE_MAX, 1..50)) {
+            prop_assert_eq!(hand_over_repeats_paced(run_ahead, &turns, true, &paces), 0);
+        }
+        /// A session that makes at most one id in each 64th of a millisecond, paced, never fills a
+        /// millisecond: it never claims a second id, never runs ahead of the clock and never waits.
+        #[test]
+        fn a_session_no_faster_than_the_pace_stays_at_the_clock(start in 0i64..1_000_000,
+                gaps in proptest::collection::vec(16i64..5_000, 1..500)) {
+            let mut session = Generators::new();
+            session.claimed(3, start / 1_000 - 1);
+            let mut now_us = start;
+            for gap in gaps {
+                let next = session.next_paced(now_us / 1_000, clock_sequence(now_us), 1, RUN_AHEAD_MAX_MS);
+                prop_assert!(matches!(next, Next::Issue { timestamp_ms, .. } if timestamp_ms == now_us / 1_000),
+                    "{:?} at {} µs", next, now_us);
+                now_us += gap;
+            }
         }
         /// Sessions sharing a pool of ids under a clock that never steps back, handing ids over
         /// as they end and start again: no (ms, sequence, generator) is ever issued twice.
