@@ -16,23 +16,14 @@ STAGE_B=$2
 N1=20000
 N2=120000
 DIR=${COMB_EXT_BENCH_DIR:-/tmp/comb_ext_bench_instructions}
-libdir=$("$PG_CONFIG" --pkglibdir)
 if ! command -v valgrind >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends valgrind >/dev/null
 fi
 
-keep=$(mktemp -d)
-cp "$libdir/comb_ext.so" "$keep/" 2>/dev/null || true
-cluster_stop "$DIR"
-rm -rf "$DIR"
-trap 'cluster_stop "$DIR"; [ -f "$keep/comb_ext.so" ] && cp "$keep/comb_ext.so" "$libdir/.ab.restore" && mv -fT "$libdir/.ab.restore" "$libdir/comb_ext.so"; rm -rf "$keep"' EXIT
-install_library() {
-    cp "$1$libdir/comb_ext.so" "$libdir/.ab.tmp"
-    mv -fT "$libdir/.ab.tmp" "$libdir/comb_ext.so"
-}
+ab_begin "$DIR"
 # A cluster with the extension created in it (with B's library: the SQL installed is the newer),
 # then stopped: the single-user backend runs on it, calling the generators both libraries have.
-install_library "$STAGE_B"
+ab_install_library "$STAGE_B"
 cluster_start "$DIR" 54346 "jit = off" >/dev/null
 cluster_psql "$DIR" 54346 -d postgres -qAt -c "CREATE EXTENSION comb_ext"
 cluster_stop "$DIR"
@@ -65,7 +56,7 @@ declare -A A B
 for side in A B; do
     stage=$STAGE_A
     [ $side = B ] && stage=$STAGE_B
-    install_library "$stage"
+    ab_install_library "$stage"
     base=$(per_call "1")
     for g in "${GENERATORS[@]}"; do
         value=$(echo "$(per_call "$g") - $base" | bc -l)

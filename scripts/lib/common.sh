@@ -156,3 +156,25 @@ bench_cluster() {
     cluster_start "$dir" "$port" "$@"
     trap "cluster_stop '$dir'" EXIT
 }
+
+# A/B benchmarks (benches/*_ab.sh): a fresh cluster directory DIR; the server's comb_ext.so kept, and put
+# back (by rename) and the cluster stopped when the script exits.
+ab_begin() {
+    local dir=$1 libdir
+    libdir=$("$PG_CONFIG" --pkglibdir)
+    AB_KEEP=$(mktemp -d)
+    cp "$libdir/comb_ext.so" "$AB_KEEP/" 2>/dev/null || true
+    cluster_stop "$dir"
+    rm -rf "$dir"
+    trap "cluster_stop '$dir'; [ -f '$AB_KEEP/comb_ext.so' ] && ab_install_library '$AB_KEEP' ''; rm -rf '$AB_KEEP'" EXIT
+}
+
+# Installs a stage's comb_ext.so (`cargo pgrx package --out-dir STAGE`; or DIR/comb_ext.so with a
+# second argument '') by rename: running backends keep what they mapped.
+ab_install_library() {
+    local libdir from
+    libdir=$("$PG_CONFIG" --pkglibdir)
+    from=${2-$libdir}
+    cp "$1$from/comb_ext.so" "$libdir/.ab.tmp"
+    mv -fT "$libdir/.ab.tmp" "$libdir/comb_ext.so"
+}
