@@ -531,15 +531,44 @@ class Matrix:
             copies = make(source)
             roles = [(source, "source")] + [(c, "copy") for c in copies]
             run_all(self.phases(event, roles, collections.defaultdict(set), explicit=None))
-            if make == self.cp_stopped:
-                self.control(source, copies[0])
             for c in copies:
                 c.done()
+            if make == self.cp_stopped:
+                self.control(source)
 
-    def control(self, source, copy):
-        """One sno partition set on a source and its copy after the copy was seen, with the registry
-        of values held by running servers (src/server/live_copies.rs) made unusable: its directory
-        opened to others, where the defence does not apply. Values repeat, so the matrix sees repeats."""
+    def control(self, source):
+        """One sno partition set on a source and a cp -a copy of it after the copy was seen, with the
+        registry of values held by running servers (src/server/live_copies.rs) made unusable: its
+        directory opened to others, where the defence does not apply. Values repeat, so the matrix
+        sees repeats.
+
+        The copy is the control's own. A server that resumes with the clock behind its sno mark takes
+        that for a step back and toggles its tick-tock bit (src/rules/sno.rs), so two servers whose
+        first values after their start fell on either side of the mark write different ticks and never
+        repeat each other, which is what failed the control in the gates on a34f6d1 and 3581948. The
+        source stops until the clock has passed its mark, so neither toggles."""
+        with source.connect() as conn:
+            mark = conn.execute("SELECT extract(epoch FROM mark)::float8 FROM comb_ext_marks() WHERE family = 'sno'").fetchone()
+        source.stop()
+        if mark is not None and mark[0] is not None:
+            time.sleep(max(0.0, mark[0] - time.time()) + 0.2)
+        copy = self.server("control_copy")
+        copy_tree(source.dir, copy.dir)
+        copy.own_port()
+        source.start()
+        copy.start()
+        # The copy seen first (a value, or a refusal that records it), as in the rows above: a partition
+        # set only afterwards lifts the refusal of a copy.
+        try:
+            copy.run("SELECT sno_new()")
+        except psycopg.Error:
+            pass
+        try:
+            self.control_on(source, copy)
+        finally:
+            copy.done()
+
+    def control_on(self, source, copy):
         registry = f"/dev/shm/comb_ext-{pwd.getpwnam('postgres').pw_uid}"
         for s in (source, copy):
             s.set_settings({SETTING["sno"]: 77})
@@ -585,11 +614,14 @@ class Matrix:
             for _ in range(CONTROL_CALLS):
                 for server, conn in ((source, a), (copy, b)):
                     made[server.name].append(conn.execute(f"SELECT ({GENERATORS['sno']})::text").fetchone()[0])
+            ticks = {server.name: conn.execute("SELECT array_agg(DISTINCT sno_tick(v::sno)) FROM unnest(%s::text[]) v",
+                                               (made[server.name],)).fetchone()[0] for server, conn in ((source, a), (copy, b))}
         values = [v for vs in made.values() for v in vs]
         duplicates = len(values) - len(set(values))
         self.report("control: cp -a, one explicit sno partition set on both after the copy, the registry unusable | sno",
-                    f"made {' '.join(f'{k}={len(v)}' for k, v in made.items())} (calls alternating between the two); "
-                    f"duplicates {duplicates}; expected duplicates (the matrix must see repeats)", duplicates > 0)
+                    f"made {' '.join(f'{k}={len(v)}' for k, v in made.items())} (calls alternating between the two), "
+                    f"ticks {' '.join(f'{k}={v}' for k, v in ticks.items())}; duplicates {duplicates}; "
+                    f"expected duplicates (the matrix must see repeats)", duplicates > 0)
 
     def places(self):
         """cp -a of a server whose explicit identity values live in one place (PLACES), the copy first seen by
