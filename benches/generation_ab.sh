@@ -19,8 +19,6 @@ ROUNDS=${3:-5}
 CALLS=${4:-1000000}
 DIR=${COMB_EXT_BENCH_DIR:-/tmp/comb_ext_bench_ab}
 PORT=${COMB_EXT_BENCH_PORT:-54344}
-libdir=$("$PG_CONFIG" --pkglibdir)
-extdir="$("$PG_CONFIG" --sharedir)/extension"
 # Installs a stage's files by rename (running backends keep what they mapped).
 install_stage() {
     local stage=$1 f dest tmp
@@ -33,11 +31,7 @@ install_stage() {
         mv -fT "$tmp" "$dest"
     done < <(find "$stage" -type f -print0)
 }
-keep=$(mktemp -d)
-cp "$libdir/comb_ext.so" "$extdir"/comb_ext.control "$keep/" 2>/dev/null || true
-cluster_stop "$DIR"
-rm -rf "$DIR"
-trap 'cluster_stop "$DIR"; [ -f "$keep/comb_ext.so" ] && cp "$keep/comb_ext.so" "$libdir/.ab.restore" && mv -fT "$libdir/.ab.restore" "$libdir/comb_ext.so"; rm -rf "$keep"' EXIT
+ab_begin "$DIR"
 cluster_start "$DIR" "$PORT" "jit = off" >/dev/null
 install_stage "$STAGE_A"
 cluster_psql "$DIR" "$PORT" -d postgres -qAt -c "CREATE EXTENSION comb_ext"

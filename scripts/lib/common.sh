@@ -158,23 +158,25 @@ bench_cluster() {
 }
 
 # A/B benchmarks (benches/*_ab.sh): a fresh cluster directory DIR; the server's comb_ext.so kept, and put
-# back (by rename) and the cluster stopped when the script exits.
+# back and the cluster stopped when the script exits.
 ab_begin() {
-    local dir=$1 libdir
-    libdir=$("$PG_CONFIG" --pkglibdir)
+    local dir=$1
     AB_KEEP=$(mktemp -d)
-    cp "$libdir/comb_ext.so" "$AB_KEEP/" 2>/dev/null || true
+    cp "$("$PG_CONFIG" --pkglibdir)/comb_ext.so" "$AB_KEEP/" 2>/dev/null || true
     cluster_stop "$dir"
     rm -rf "$dir"
-    trap "cluster_stop '$dir'; [ -f '$AB_KEEP/comb_ext.so' ] && ab_install_library '$AB_KEEP' ''; rm -rf '$AB_KEEP'" EXIT
+    trap "cluster_stop '$dir'; [ -f '$AB_KEEP/comb_ext.so' ] && ab_put_library '$AB_KEEP/comb_ext.so'; rm -rf '$AB_KEEP'" EXIT
 }
 
-# Installs a stage's comb_ext.so (`cargo pgrx package --out-dir STAGE`; or DIR/comb_ext.so with a
-# second argument '') by rename: running backends keep what they mapped.
-ab_install_library() {
-    local libdir from
+# FILE as the server's comb_ext.so, by rename: running backends keep what they mapped.
+ab_put_library() {
+    local libdir
     libdir=$("$PG_CONFIG" --pkglibdir)
-    from=${2-$libdir}
-    cp "$1$from/comb_ext.so" "$libdir/.ab.tmp"
+    cp "$1" "$libdir/.ab.tmp"
     mv -fT "$libdir/.ab.tmp" "$libdir/comb_ext.so"
+}
+
+# The comb_ext.so of STAGE (`cargo pgrx package --out-dir STAGE`).
+ab_install_library() {
+    ab_put_library "$1$("$PG_CONFIG" --pkglibdir)/comb_ext.so"
 }
