@@ -275,7 +275,7 @@ def generate(server, expression, sessions, per_session, results, key, barrier=No
 
 RESULTS_LOCK = threading.Lock()
 
-# The control's calls on each server (Matrix.control_run): at a few hundred microseconds a pair, some hundred
+# The control's calls on each server (Matrix.both_repeat_each_other): at a few hundred microseconds a pair, some hundred
 # 4 ms units shared by the two servers.
 CONTROL_CALLS = 2000
 
@@ -574,41 +574,42 @@ class Matrix:
             s.set_settings({SETTING["sno"]: 77})
         time.sleep(1)
         # First as it is: the server that takes the value first holds it, the other is refused.
-        self.control_run(source, copy, registry_usable=True)
+        self.one_holds_the_partition(source, copy)
         os.chmod(registry, 0o755)
         try:
-            self.control_run(source, copy, registry_usable=False)
+            self.both_repeat_each_other(source, copy)
         finally:
             os.chmod(registry, 0o700)
         source.run("ALTER SYSTEM RESET comb_ext.sno_partition", "SELECT pg_reload_conf()")
         time.sleep(1)
 
-    def control_run(self, source, copy, registry_usable):
-        if registry_usable:
-            results = {s.name: ([], collections.Counter()) for s in (source, copy)}
-            barrier = threading.Barrier(2 * self.sessions)
-            threads = [t for s in (source, copy) for t in generate(s, GENERATORS["sno"], self.sessions, self.per_session,
-                                                                     results, s.name, barrier)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            values = [v for made, _ in results.values() for v in made]
-            duplicates = len(values) - len(set(values))
-            made = f"made {' '.join(f'{k}={len(v[0])}' for k, v in results.items())}; duplicates {duplicates}"
-            made += "".join(f"; {k} failed {dict(errors)}" for k, (_, errors) in results.items() if errors)
-            # Exactly one made every value it was asked for; every session of the other was refused.
-            full = [name for name, (v, errors) in results.items() if len(v) == self.sessions * self.per_session and not errors]
-            refused = [name for name, (v, errors) in results.items() if not v and errors == {"55000": self.sessions}]
-            self.report("cp -a, one explicit sno partition set on both after the copy | sno",
-                        f"{made}; refused {' '.join(refused) or 'none'}; expected one server's values and the other "
-                        f"refused (55000: held by a running server)", duplicates == 0 and len(full) == 1 and len(refused) == 1)
-            return
-        # Values repeat only where both servers issue in the same 4 ms unit. Two bursts started together at a
-        # barrier did not always meet (5 tries without a repeat on a loaded 2-core machine, the gate on a34f6d1), so
-        # the control makes them meet: one session on each server, calls alternating between them, one value a
-        # call. Each server's first session takes the same share of the sequence pool, and each unit restarts its
-        # sequence there, so every unit both servers' calls share repeats a value, whatever the machine's load.
+    def one_holds_the_partition(self, source, copy):
+        """The registry usable: the server that takes the partition first holds it, the other is refused."""
+        results = {s.name: ([], collections.Counter()) for s in (source, copy)}
+        barrier = threading.Barrier(2 * self.sessions)
+        threads = [t for s in (source, copy) for t in generate(s, GENERATORS["sno"], self.sessions, self.per_session,
+                                                                 results, s.name, barrier)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        values = [v for made, _ in results.values() for v in made]
+        duplicates = len(values) - len(set(values))
+        made = f"made {' '.join(f'{k}={len(v[0])}' for k, v in results.items())}; duplicates {duplicates}"
+        made += "".join(f"; {k} failed {dict(errors)}" for k, (_, errors) in results.items() if errors)
+        # Exactly one made every value it was asked for; every session of the other was refused.
+        full = [name for name, (v, errors) in results.items() if len(v) == self.sessions * self.per_session and not errors]
+        refused = [name for name, (v, errors) in results.items() if not v and errors == {"55000": self.sessions}]
+        self.report("cp -a, one explicit sno partition set on both after the copy | sno",
+                    f"{made}; refused {' '.join(refused) or 'none'}; expected one server's values and the other "
+                    f"refused (55000: held by a running server)", duplicates == 0 and len(full) == 1 and len(refused) == 1)
+
+    def both_repeat_each_other(self, source, copy):
+        """The registry unusable: both make values, and they repeat each other's."""
+        # Values repeat only where both servers issue in the same 4 ms unit on the same tick (control() puts
+        # both on one tick). One session on each server, calls alternating between them, one value a call:
+        # each unit restarts the server's sequence at the same lower bound, so every unit both servers' calls
+        # share repeats a value, whatever the machine's load.
         made = {s.name: [] for s in (source, copy)}
         with source.connect() as a, copy.connect() as b:
             for _ in range(CONTROL_CALLS):
