@@ -124,6 +124,10 @@ struct Session {
     generators: Generators,
     /// (generator id, last millisecond this session wrote to HIGH_WATER for it).
     published: Vec<(i32, i64)>,
+    /// The extra ids of `cluster` the last transaction that held any let go, each with the last
+    /// millisecond this session issued on it: while HIGH_WATER still reads that, every ID issued on
+    /// the id is this session's, and a claim takes it back usable at once (`Generators::reclaimed`).
+    let_go: Vec<(i32, i64)>,
 }
 
 /// The last millisecond any session of this server issued on each generator id (whatever its
@@ -333,6 +337,7 @@ impl Session {
         if cluster != self.cluster {
             self.release_unless(|_| false);
             self.cluster = cluster;
+            self.let_go.clear();
         }
         if pinned >= 0 {
             self.release_unless(|g| g == pinned);
@@ -345,7 +350,9 @@ impl Session {
 }
 
 thread_local! {
-    static SESSION: RefCell<Session> = const { RefCell::new(Session { cluster: 0, generators: Generators::new(), published: Vec::new() }) };
+    static SESSION: RefCell<Session> = const {
+        RefCell::new(Session { cluster: 0, generators: Generators::new(), published: Vec::new(), let_go: Vec::new() })
+    };
 }
 
 fn try_claim(cluster: i32, generator: i32) -> bool {
@@ -385,6 +392,16 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
             if let Ok(mut session) = session.try_borrow_mut() {
                 session.generators.transaction_ended();
                 let lowest = session.generators.generators().next();
+                let cluster = session.cluster;
+                let let_go: Vec<(i32, i64)> = session
+                    .generators
+                    .generators()
+                    .filter(|&g| Some(g) != lowest && still_held(cluster, g))
+                    .filter_map(|g| session.published.iter().find(|&&(p, _)| p == g).copied())
+                    .collect();
+                if !let_go.is_empty() {
+                    session.let_go = let_go;
+                }
                 session.release_unless(|g| Some(g) == lowest);
                 session.forget_lost();
             }
@@ -452,9 +469,10 @@ fn now_ms() -> i64 {
     watermark::clock_us().div_euclid(time::US_PER_MS)
 }
 
-/// A new ID: one of this session's generator ids (claimed on first use and when a millisecond's
-/// 64 sequence numbers of every held id are used, up to comb_ext.uid8_generators_per_session,
-/// kept until the session ends), the cluster id setting; its millisecond the clock's, or up to
+/// A new ID: one of this session's generator ids (claimed on first use, and as more are needed, up
+/// to comb_ext.uid8_generators_per_session: when a millisecond's 64 sequence numbers of every held
+/// id are used, or time_sequential ids run ahead of the clock's pace; the extra ones let go at the
+/// end of each transaction), the cluster id setting; its millisecond the clock's, or up to
 /// comb_ext.uid8_run_ahead past it when the session's milliseconds are full.
 #[pg_extern(volatile, parallel_restricted)]
 fn uid8_new(mode: default!(ModeArg, "'spread'")) -> i64 {
@@ -479,7 +497,7 @@ fn new_id(mode: Mode) -> i64 {
             let now = now_us.div_euclid(time::US_PER_MS);
             // time_sequential ids keep the clock's pace through a millisecond (Generators::next_paced),
             // except at 0, upstream's behaviour; spread ids do not sort by time, so they keep every sequence.
-            let paced = if mode == Mode::TimeSequential && run_ahead > 0 { clock_sequence(now_us) } else { 0 };
+            let paced = (mode == Mode::TimeSequential && run_ahead > 0).then(|| clock_sequence(now_us));
             match session.generators.next_paced(now, paced, limit, run_ahead) {
                 Next::Issue { timestamp_ms, sequence, generator } => {
                     // The first id of a millisecond on an id checks that the id is still held (if
@@ -511,9 +529,16 @@ fn new_id(mode: Mode) -> i64 {
                 }
                 Next::Claim => match claim(cluster, pinned, &session.generators) {
                     Some(generator) => {
-                        let last_issued = HIGH_WATER.with_locked(|high| high[generator as usize])
-                            .max(high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.last_ms()));
-                        session.generators.claimed(generator, now_ms().max(last_issued));
+                        let high = HIGH_WATER.with_locked(|high| high[generator as usize]);
+                        // Claimed back: usable at once where every library the server runs
+                        // publishes what it issues (`server::installed`: no 0.3.0).
+                        if session.let_go.contains(&(generator, high)) && installed::alone_since_server_start() {
+                            session.generators.reclaimed(generator);
+                        } else {
+                            let last_issued = high
+                                .max(high_water::update(&RESERVATION, "uid8_new", |reservation| reservation.last_ms()));
+                            session.generators.claimed(generator, now_ms().max(last_issued));
+                        }
                         count_held(cluster, session.generators.len());
                     }
                     None => session.generators.claim_failed(),

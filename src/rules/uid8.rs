@@ -111,12 +111,19 @@ pub fn claim_key(cluster: i32, generator: i32) -> u32 {
 }
 
 /// The generator ids a session tries, in order: all 2048, from a start taken from its process id
-/// and wrapping round, so sessions started together rarely probe the same taken ids.
+/// and wrapping round. Starts [`PROBE_STRIDE`] apart for consecutive process ids (sessions started
+/// together: a pool, pgbench), so each finds the extra ids it claims free beside its first, and
+/// claims back the ones it let go, instead of probing another session's held ids (each probe of a
+/// held id is a lock-manager round trip).
 pub fn probe_order(pid: i32) -> impl Iterator<Item = i32> {
-    let count = GENERATOR_MAX + 1;
-    let start = pid.rem_euclid(count);
+    let count = GENERATOR_COUNT;
+    let start = (pid.rem_euclid(count) * PROBE_STRIDE).rem_euclid(count);
     (0..count).map(move |i| (start + i) % count)
 }
+
+/// How far apart the probes of consecutive process ids start: the default of
+/// `comb_ext.uid8_generators_per_session`.
+pub const PROBE_STRIDE: i32 = 16;
 
 /// How many generator ids one cluster id has.
 pub const GENERATOR_COUNT: i32 = GENERATOR_MAX + 1;
@@ -225,7 +232,8 @@ pub enum Next {
     },
     /// Claim a generator id and report it with [`Generators::claimed`] (or
     /// [`Generators::claim_failed`]), then call again. With no id held this is the session's
-    /// first claim, which must succeed; otherwise it is an extra one for a full millisecond.
+    /// first claim, which must succeed; otherwise it is an extra one, for a full millisecond or a
+    /// sequence ahead of the clock's pace.
     Claim,
 }
 
@@ -267,7 +275,9 @@ struct Held {
 /// `max(c, last ms issued) + 1` on: its previous holder made its last ID no later than `c`, and the
 /// session's own milliseconds up to the last one issued are already laid out without it. So the
 /// set of usable ids is fixed for every millisecond, and the order holds whatever ids join or
-/// leave. The clock is passed in so tests drive it.
+/// leave. The one exception is an id claimed back ([`Generators::reclaimed`]): every ID issued on it
+/// is this session's, so it joins the millisecond under way, after the session's last triple. The
+/// clock is passed in so tests drive it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Generators {
     /// Ascending by generator id.
@@ -278,6 +288,8 @@ pub struct Generators {
     claimed_for_ms: Option<i64>,
     /// Full milliseconds still to pass before the next extra claim, after a failed one.
     claim_pause: u32,
+    /// The (ms, sequence) an extra claim ahead of the clock's pace was last asked for: one each.
+    claimed_ahead: Option<(i64, i32)>,
     /// How many ids the last transaction that held extra ids ended with: a full millisecond claims
     /// back up to that many at once, so that a bulk load of many transactions does not ramp up one
     /// id per millisecond in each (its timeline would outrun the clock by a millisecond or more a
@@ -287,7 +299,7 @@ pub struct Generators {
 
 impl Generators {
     pub const fn new() -> Self {
-        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0, warm: 0 }
+        Generators { held: Vec::new(), last: None, claimed_for_ms: None, claim_pause: 0, claimed_ahead: None, warm: 0 }
     }
 
     /// At the end of a transaction, before its extra ids are let go: one that held extra ids sets how
@@ -322,6 +334,16 @@ impl Generators {
         }
     }
 
+    /// Adds `generator`, claimed back: every ID ever issued on it is this session's (it let the
+    /// id go, and the server saw no millisecond issued on it since), so all of them lie below this
+    /// session's next triple, and it is usable at once, in the millisecond under way.
+    pub fn reclaimed(&mut self, generator: i32) {
+        let at = self.held.partition_point(|h| h.generator < generator);
+        if self.held.get(at).is_none_or(|h| h.generator != generator) {
+            self.held.insert(at, Held { generator, from_ms: i64::MIN });
+        }
+    }
+
     /// No id was free: the next [`CLAIM_RETRY_FULL_MS`] full milliseconds just wait.
     pub fn claim_failed(&mut self) {
         self.claim_pause = CLAIM_RETRY_FULL_MS;
@@ -346,7 +368,7 @@ impl Generators {
     /// What to do at wall-clock ms `now_ms`, holding at most `limit` ids, its milliseconds at most
     /// `run_ahead_ms` past the clock (0: upstream's wait for the clock when a millisecond is full).
     pub fn next(&mut self, now_ms: i64, limit: usize, run_ahead_ms: i64) -> Next {
-        self.next_paced(now_ms, 0, limit, run_ahead_ms)
+        self.next_paced(now_ms, None, limit, run_ahead_ms)
     }
 
     /// [`Generators::next`], a sequence started in the clock's own millisecond `now_ms` starting no
@@ -357,8 +379,16 @@ impl Generators {
     /// millisecond later put its ids behind the ids another session had made earlier, on pages that
     /// split in half. Skipping sequences only raises this session's own triples, and depends on
     /// nothing but its own clock reading, so no session's pace moves another's.
-    pub fn next_paced(&mut self, now_ms: i64, paced: i32, limit: usize, run_ahead_ms: i64) -> Next {
-        let floor = |ms: i64| if ms == now_ms { paced } else { 0 };
+    ///
+    /// A session whose next sequence would run more than one ahead of the pace (or whose
+    /// millisecond is past the clock's) asks for one more id, once per sequence (at once as many as
+    /// the last transaction that needed extra ids ended with, as a full millisecond does), within `limit`
+    /// (not after a failed claim, until full milliseconds have counted [`CLAIM_RETRY_FULL_MS`]
+    /// down): with more ids it makes more IDs per sequence instead of racing through the
+    /// millisecond ahead of the other sessions. Only an id it claims back ([`Generators::reclaimed`])
+    /// serves the millisecond under way; any other serves the next.
+    pub fn next_paced(&mut self, now_ms: i64, paced: Option<i32>, limit: usize, run_ahead_ms: i64) -> Next {
+        let floor = |ms: i64| if ms == now_ms { paced.unwrap_or(0) } else { 0 };
         if self.held.is_empty() {
             return Next::Claim;
         }
@@ -370,6 +400,17 @@ impl Generators {
             }
             let lowest = self.usable_after(ms, -1);
             let sequence = (sequence + 1).max(floor(ms));
+            let ahead_of_pace = paced.is_some_and(|pace| ms > now_ms || sequence > pace + 1);
+            if ahead_of_pace
+                && lowest.is_some()
+                && sequence <= SEQUENCE_MAX
+                && self.held.len() < limit
+                && self.claim_pause == 0
+                && (self.claimed_ahead != Some((ms, sequence)) || self.held.len() < self.warm)
+            {
+                self.claimed_ahead = Some((ms, sequence));
+                return Next::Claim;
+            }
             if let Some(next) = lowest.filter(|_| sequence <= SEQUENCE_MAX) {
                 return self.issue(ms, sequence, next);
             }
@@ -564,7 +605,7 @@ mod tests {
     fn probe_order_visits_every_generator_once_from_the_pid() {
         for pid in [0, 1, 2047, 2048, 4_000_000, i32::MAX, -5] {
             let order: Vec<i32> = probe_order(pid).collect();
-            assert_eq!(order[0], pid.rem_euclid(2048));
+            assert_eq!(order[0], pid.rem_euclid(2048) * 16 % 2048);
             let mut sorted = order.clone();
             sorted.sort_unstable();
             assert_eq!(sorted, (0..2048).collect::<Vec<_>>());
@@ -1063,17 +1104,33 @@ mod tests {
     /// ends after them: 0 nothing, 1 its transaction, more the session), running `run_ahead` ms ahead; a claim starts after the clock
     /// and, `with_high_water`, the last millisecond issued on the id. How many IDs came twice.
     fn hand_over_repeats(run_ahead: i64, turns: &[(usize, i64, usize, u8)], with_high_water: bool) -> usize {
-        hand_over_repeats_paced(run_ahead, turns, with_high_water, &[])
+        hand_over_repeats_paced(run_ahead, turns, with_high_water, &[], Reclaim::Never)
+    }
+
+    /// Whether a session claiming an id it let go itself takes it back usable at once.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Reclaim {
+        Never,
+        /// As `families::uid8` does: when the last millisecond the server saw issued on the id is
+        /// still the last one this session issued on it.
+        WhereNoneIssuedSince,
+        /// Whatever was issued on it since: the control, which must repeat.
+        Always,
     }
 
     /// `hand_over_repeats`, call n paced at `paces[n % len]` (`next_paced`; none when empty), each
-    /// session's triples checked to strictly increase (a repeat too when they do not).
+    /// session's triples checked to strictly increase (a repeat too when they do not), ids a
+    /// session let go at a transaction's end claimed back as `reclaim` says.
     fn hand_over_repeats_paced(
         run_ahead: i64,
         turns: &[(usize, i64, usize, u8)],
         with_high_water: bool,
         paces: &[i32],
+        reclaim: Reclaim,
     ) -> usize {
+        // Per session: the last millisecond it issued on each id, and the ids it let go with it.
+        let mut mine: [HashMap<i32, i64>; 3] = Default::default();
+        let mut let_go: [HashMap<i32, i64>; 3] = Default::default();
         let mut call = 0;
         let mut latest: [Option<(i64, i32, i32)>; 3] = [None; 3];
         let mut sessions = [Generators::new(), Generators::new(), Generators::new()];
@@ -1086,7 +1143,7 @@ mod tests {
             clock += step;
             let session = &mut sessions[who];
             for _ in 0..calls {
-                let paced = if paces.is_empty() { 0 } else { paces[call % paces.len()] };
+                let paced = (!paces.is_empty()).then(|| paces[call % paces.len()]);
                 call += 1;
                 let issued = loop {
                     match session.next_paced(clock, paced, 2, run_ahead) {
@@ -1099,7 +1156,16 @@ mod tests {
                         Next::Claim => {
                             let generator = free.remove(0);
                             let last = if with_high_water { high.get(&generator).copied().unwrap_or(0) } else { 0 };
-                            session.claimed(generator, clock.max(last));
+                            let own = let_go[who].get(&generator).is_some_and(|&ms| match reclaim {
+                                Reclaim::Never => false,
+                                Reclaim::WhereNoneIssuedSince => high.get(&generator) == Some(&ms),
+                                Reclaim::Always => true,
+                            });
+                            if own {
+                                session.reclaimed(generator);
+                            } else {
+                                session.claimed(generator, clock.max(last));
+                            }
                         }
                     }
                 };
@@ -1107,16 +1173,25 @@ mod tests {
                 repeats += usize::from(latest[who].replace(issued).is_some_and(|before| before >= issued));
                 let last = high.entry(issued.2).or_insert(issued.0);
                 *last = (*last).max(issued.0);
+                mine[who].insert(issued.2, issued.0);
                 repeats += usize::from(!seen.insert(issued));
             }
             if end == 1 {
                 // Its extra ids let go, claimed first by whoever claims next (or claimed back by it).
-                free.splice(0..0, end_transaction(session));
+                let extra = end_transaction(session);
+                for &g in &extra {
+                    if let Some(&ms) = mine[who].get(&g) {
+                        let_go[who].insert(g, ms);
+                    }
+                }
+                free.splice(0..0, extra);
             } else if end > 1 {
                 // Ids let go are claimed first: the next session takes them over.
                 free.splice(0..0, session.generators());
                 *session = Generators::new();
                 latest[who] = None;
+                mine[who].clear();
+                let_go[who].clear();
             }
         }
         repeats
@@ -1131,7 +1206,7 @@ mod tests {
         b.claimed(2, 99);
         let mut issued = Vec::new();
         let mut call = |session: &mut Generators, now_us: i64| {
-            let pace = if paced { clock_sequence(now_us) } else { 0 };
+            let pace = paced.then(|| clock_sequence(now_us));
             let Next::Issue { timestamp_ms, sequence, generator } =
                 session.next_paced(now_us / 1_000, pace, 1, RUN_AHEAD_MAX_MS)
             else {
@@ -1166,21 +1241,91 @@ mod tests {
     }
 
     #[test]
+    fn a_session_ahead_of_the_pace_claims_an_id_per_sequence() {
+        let mut session = Generators::new();
+        session.claimed(5, 99);
+        // At the pace, or one ahead of it: no claim.
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 10, 5));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 11, 5));
+        // Two ahead: a claim. An id claimed by the clock's rule serves the next millisecond only,
+        // so this one goes on alone, and asks again at its next sequence, not at this one.
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), Next::Claim);
+        session.claimed(9, 100);
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 12, 5));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), Next::Claim);
+        // One claimed back serves the sequence under way, above the ids already issued at it.
+        session.reclaimed(7);
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 12, 7));
+        // Sequence 13 asked already.
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 13, 5));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 13, 7));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), Next::Claim);
+        session.claim_failed();
+        // After a failed claim, none ahead of the pace: two ids per sequence.
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 14, 5));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 14, 7));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 15, 5));
+        // Unpaced (spread ids, run-ahead 0), or at the limit: none either.
+        let mut spread = Generators::new();
+        spread.claimed(5, 99);
+        for sequence in 0..=SEQUENCE_MAX {
+            assert_eq!(spread.next_paced(100, None, 4, 5), issue(100, sequence, 5));
+        }
+        let mut at_limit = Generators::new();
+        at_limit.claimed(5, 99);
+        for sequence in 0..=SEQUENCE_MAX {
+            assert_eq!(at_limit.next_paced(100, Some(0), 1, 5), issue(100, sequence, 5));
+        }
+        // A transaction that ended holding 3 ids: the next one claims 2 back at its first sequence
+        // ahead of the pace, one after the other, and makes 3 IDs at that sequence.
+        let mut warm = Generators::new();
+        warm.claimed(5, 99);
+        warm.reclaimed(6);
+        warm.reclaimed(7);
+        assert_eq!(end_transaction(&mut warm), vec![6, 7]);
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), issue(200, 0, 5));
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), issue(200, 1, 5));
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), Next::Claim);
+        warm.reclaimed(6);
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), issue(200, 1, 6));
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), Next::Claim);
+        warm.reclaimed(7);
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), issue(200, 1, 7));
+        assert_eq!(warm.next_paced(200, Some(0), 4, 5), issue(200, 2, 5));
+    }
+
+    #[test]
+    fn an_id_claimed_back_is_usable_at_once_only_if_none_was_issued_on_it_since() {
+        // S1 holds id 0; S0 holds 1, claims 2 ahead of the pace and lets it go at its transaction's
+        // end; S1 claims 2 and issues on it past S0's last millisecond there, and lets it go; S0
+        // claims it back. The clock stands still: both run ahead of it.
+        let turns = [(1, 0, 1, 0), (0, 0, 1, 0), (0, 0, 300, 1), (1, 0, 300, 1), (0, 0, 300, 1)];
+        let run = |reclaim| hand_over_repeats_paced(RUN_AHEAD_MAX_MS, &turns, true, &[0], reclaim);
+        assert_eq!(run(Reclaim::Never), 0);
+        assert_eq!(run(Reclaim::WhereNoneIssuedSince), 0);
+        // The control: taken back at once though S1 issued on it since, S0 repeats S1's IDs.
+        assert!(run(Reclaim::Always) > 0);
+        // Without S1 between, S0 takes it back at once and issues on it in the millisecond under way.
+        let alone = [(1, 0, 1, 0), (0, 0, 1, 0), (0, 0, 300, 1), (0, 0, 300, 1)];
+        assert_eq!(hand_over_repeats_paced(RUN_AHEAD_MAX_MS, &alone, true, &[0], Reclaim::WhereNoneIssuedSince), 0);
+    }
+
+    #[test]
     fn the_pace_applies_only_in_the_clocks_own_millisecond() {
         let mut session = Generators::new();
         session.claimed(5, 99);
         // 0 in the clock's millisecond 100, then 40: the next sequence starts there.
-        assert_eq!(session.next_paced(100, 0, 1, 5), issue(100, 0, 5));
-        assert_eq!(session.next_paced(100, 40, 1, 5), issue(100, 40, 5));
+        assert_eq!(session.next_paced(100, Some(0), 1, 5), issue(100, 0, 5));
+        assert_eq!(session.next_paced(100, Some(40), 1, 5), issue(100, 40, 5));
         // A sequence already past the pace goes on from there.
-        assert_eq!(session.next_paced(100, 10, 1, 5), issue(100, 41, 5));
+        assert_eq!(session.next_paced(100, Some(10), 1, 5), issue(100, 41, 5));
         // Full at 63: the next millisecond, ahead of the clock, from 0 whatever the pace.
         for sequence in 42..=SEQUENCE_MAX {
-            assert_eq!(session.next_paced(100, 41, 1, 5), issue(100, sequence, 5));
+            assert_eq!(session.next_paced(100, Some(41), 1, 5), issue(100, sequence, 5));
         }
-        assert_eq!(session.next_paced(100, 63, 1, 5), issue(101, 0, 5));
+        assert_eq!(session.next_paced(100, Some(63), 1, 5), issue(101, 0, 5));
         // The clock in 101: the pace applies there.
-        assert_eq!(session.next_paced(101, 20, 1, 5), issue(101, 20, 5));
+        assert_eq!(session.next_paced(101, Some(20), 1, 5), issue(101, 20, 5));
         assert_eq!(clock_sequence(100_000), 0);
         assert_eq!(clock_sequence(100_015), 0);
         assert_eq!(clock_sequence(100_016), 1);
@@ -1358,7 +1503,8 @@ mod tests {
         fn paced_sessions_hand_ids_over_without_a_repeat(run_ahead in 0..=RUN_AHEAD_MAX_MS,
                 turns in proptest::collection::vec((0usize..3, 0i64..=2, 1usize..400, 0u8..3), 1..80),
                 paces in proptest::collection::vec(0..=SEQUENCE_MAX, 1..50)) {
-            prop_assert_eq!(hand_over_repeats_paced(run_ahead, &turns, true, &paces), 0);
+            prop_assert_eq!(hand_over_repeats_paced(run_ahead, &turns, true, &paces, Reclaim::Never), 0);
+            prop_assert_eq!(hand_over_repeats_paced(run_ahead, &turns, true, &paces, Reclaim::WhereNoneIssuedSince), 0);
         }
         /// A session that makes at most one id in each 64th of a millisecond, paced, never fills a
         /// millisecond: it never claims a second id, never runs ahead of the clock and never waits.
@@ -1369,7 +1515,7 @@ mod tests {
             session.claimed(3, start / 1_000 - 1);
             let mut now_us = start;
             for gap in gaps {
-                let next = session.next_paced(now_us / 1_000, clock_sequence(now_us), 1, RUN_AHEAD_MAX_MS);
+                let next = session.next_paced(now_us / 1_000, Some(clock_sequence(now_us)), 1, RUN_AHEAD_MAX_MS);
                 prop_assert!(matches!(next, Next::Issue { timestamp_ms, .. } if timestamp_ms == now_us / 1_000),
                     "{:?} at {} µs", next, now_us);
                 now_us += gap;
