@@ -125,33 +125,46 @@ def insert_script(work):
     return script
 
 
-# The keys of issue 42's bulk targets against bigserial and snowflake, each loaded again right beside a load of bigserial.
+# The keys of issue 42's bulk targets against bigserial and snowflake, loaded again in rounds with bigserial, one right after another.
 PAIRED = ("uid8_new('time_sequential')", "uid8_new('spread')", "snowflake.nextval()")
 # The keys of its 1-session bulk targets (section 2), paired from one client only.
 PAIRED_ONE_CLIENT = ("sno_new()", "muid_new()", "comb_uuid()", *(f"comb_uuid('{f}')" for f in COMB_FORMATS))
 
 
 def measure_pairs(cluster, key_list, rows, pairs, work):
-    """`pairs` loads of each PAIRED key from 1 and from 8 clients (and of each PAIRED_ONE_CLIENT key from 1), each
-    right beside one of bigserial from as many
-    (bigserial first in even pairs, second in odd ones). This machine's speed drifts between loads minutes apart
-    (stop 51: one key's loads 1.85 to 2.68 s), which the rotated medians above carry into their ratios; two loads
-    in a row see nearly the same machine. Returns (key name, clients) -> [its time / bigserial's, one per pair]."""
+    """`pairs` rounds from 1 and from 8 clients, each a load of bigserial and one of each PAIRED key right after one
+    another (the order rotated each round), and from 1 client a load of each PAIRED_ONE_CLIENT key right beside one
+    of bigserial (bigserial first in even pairs, second in odd ones). This machine's speed drifts between loads
+    minutes apart (stop 51: one key's loads 1.85 to 2.68 s), which the rotated medians above carry into their
+    ratios; loads in a row see nearly the same machine. Returns ((key name, clients) -> [its time / bigserial's, one
+    per round], (uid8 key name, clients) -> [its time / snowflake's in the same round])."""
     script = insert_script(work)
     columns = {name: column for name, column, _ in key_list}
-    ratios = {}
+    ratios, vs_flake = {}, {}
+
+    def loads(clients, names):
+        return {n: bulk_load(cluster, columns[n], clients, rows, script)["seconds"] for n in names}
+
     for p in range(pairs):
         for clients in CLIENTS:
-            for name in PAIRED + (PAIRED_ONE_CLIENT if clients == 1 else ()):
-                if name not in columns:
-                    continue
-                order = [("bigserial", "bigserial"), (name, columns[name])]
-                seconds = {n: bulk_load(cluster, c, clients, rows, script)["seconds"]
-                           for n, c in (order if p % 2 == 0 else order[::-1])}
+            group = ["bigserial"] + [name for name in PAIRED if name in columns]
+            shift = p % len(group)
+            seconds = loads(clients, group[shift:] + group[:shift])
+            singles = [name for name in PAIRED_ONE_CLIENT if name in columns] if clients == 1 else []
+            for name in singles:
+                order = ["bigserial", name]
+                seconds.update(loads(clients, order if p % 2 == 0 else order[::-1]))
                 ratios.setdefault((name, clients), []).append(seconds[name] / seconds["bigserial"])
                 log(f"  pair {p + 1}, {clients} client(s), {name}: {seconds[name]:.2f} s, bigserial "
                     f"{seconds['bigserial']:.2f} s: {ratios[(name, clients)][-1]:.3f} × bigserial")
-    return ratios
+            for name in group[1:]:
+                ratios.setdefault((name, clients), []).append(seconds[name] / seconds["bigserial"])
+                line = f"  round {p + 1}, {clients} client(s), {name}: {seconds[name]:.2f} s: {ratios[(name, clients)][-1]:.3f} × bigserial"
+                if name.startswith("uid8_new") and "snowflake.nextval()" in seconds:
+                    vs_flake.setdefault((name, clients), []).append(seconds[name] / seconds["snowflake.nextval()"])
+                    line += f", {vs_flake[(name, clients)][-1]:.3f} × snowflake"
+                log(line)
+    return ratios, vs_flake
 
 
 def measure_bulk(cluster, key_list, rows, rounds, work):
@@ -210,7 +223,7 @@ def chart(key_list, bulk, path, title):
     return True
 
 
-def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, pairs):
+def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, pairs, vs_flake):
     nextval = ns["nextval()"]
     flake = ns.get("snowflake.nextval()")
     serial = {c: bulk[("bigserial", c)]["seconds"] for c in CLIENTS}
@@ -271,19 +284,19 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
             "",
             "## Bulk inserts paired with bigserial",
             "",
-            f"{n} pairs of loads as above, each key's load right beside one of bigserial from as many clients (bigserial "
-            "first in every other pair): the ratio of the two, so that the machine's drift between loads minutes apart "
-            "stays out of it. Median of the pairs, and the range. uid8 and snowflake from 1 and from 8 clients; the keys "
-            "of the 1-session targets (sno, muid, every COMB format) from 1.",
+            f"{n} rounds of loads as above, from 1 and from 8 clients, each a load of bigserial, snowflake and uid8 in both "
+            "modes right after one another (the order rotated each round), and from 1 client the keys of the 1-session "
+            "targets (sno, muid, every COMB format) each right beside a load of bigserial (bigserial first in every other "
+            "pair): each load's ratio to bigserial's, and uid8's to snowflake's, in the same round, so that the machine's "
+            "drift between loads minutes apart stays out of them. Medians of the rounds, and the range.",
             "",
-            "| key | clients | × bigserial, median | range | × snowflake (median over median) |",
-            "|---|---:|---:|---|---:|",
+            "| key | clients | × bigserial, median | range | × snowflake, median | range |",
+            "|---|---:|---:|---|---:|---|",
         ]
         for (name, clients), ratios in pairs.items():
-            flake_pairs = pairs.get(("snowflake.nextval()", clients))
-            median = statistics.median(ratios)
-            vs_flake = f"{median / statistics.median(flake_pairs):.2f}" if flake_pairs else ""
-            lines.append(f"| `{name}` | {clients} | {median:.3f} | {min(ratios):.3f} to {max(ratios):.3f} | {vs_flake} |")
+            flake = vs_flake.get((name, clients))
+            flake_cells = f"{statistics.median(flake):.3f} | {min(flake):.3f} to {max(flake):.3f}" if flake else " | "
+            lines.append(f"| `{name}` | {clients} | {statistics.median(ratios):.3f} | {min(ratios):.3f} to {max(ratios):.3f} | {flake_cells} |")
     targets = []  # (target, measured, met)
 
     def ratio_target(text, value, limit=1.0):
@@ -301,9 +314,9 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
         if (uid8, c) in pairs:
             paired = statistics.median(pairs[(uid8, c)])
             ratio_target(f"uid8 bulk insert, {c} client(s), paired, ≤ 1.0 × bigserial's", paired)
-            if ("snowflake.nextval()", c) in pairs:
+            if (uid8, c) in vs_flake:
                 ratio_target(f"uid8 bulk insert, {c} client(s), paired, ≤ 1.0 × snowflake's",
-                             paired / statistics.median(pairs[("snowflake.nextval()", c)]))
+                             statistics.median(vs_flake[(uid8, c)]))
     comb_ns = ns["comb_uuid()"]
     targets.append(("`comb_uuid()` cost per call ≤ 60 ns, or ≤ 0.35 × nextval()'s",
                     f"{comb_ns:.0f} ns, {comb_ns / nextval:.2f} ×", comb_ns <= 60 or comb_ns / nextval <= 0.35))
@@ -328,7 +341,7 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--calls", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--pairs", type=int, default=0, help="loads of the PAIRED (and PAIRED_ONE_CLIENT) keys each beside one of bigserial")
+    parser.add_argument("--pairs", type=int, default=0, help="rounds of the PAIRED keys and bigserial in a row (and of each PAIRED_ONE_CLIENT key beside bigserial)")
     parser.add_argument("--peers", default="", help="comma-separated 'name tag' of the peers built")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -359,15 +372,15 @@ def main():
     key_list = keys(args.major, peers)
     log(f"bulk inserts: {len(key_list)} keys × clients {CLIENTS} × {args.rounds} rounds, {args.rows:,} rows each")
     bulk = measure_bulk(cluster, key_list, args.rows, args.rounds, work)
-    pairs = {}
+    pairs, vs_flake = {}, {}
     if args.pairs:
-        log(f"bulk inserts paired with bigserial: {args.pairs} pairs of each of {', '.join(PAIRED)} from 1 and 8 clients, "
-            f"of {', '.join(PAIRED_ONE_CLIENT)} from 1")
-        pairs = measure_pairs(cluster, key_list, args.rows, args.pairs, work)
+        log(f"bulk inserts paired with bigserial: {args.pairs} rounds of bigserial, {', '.join(PAIRED)} in a row from 1 and 8 "
+            f"clients, and pairs of bigserial and each of {', '.join(PAIRED_ONE_CLIENT)} from 1")
+        pairs, vs_flake = measure_pairs(cluster, key_list, args.rows, args.pairs, work)
 
     png = os.path.join(args.out, f"peers-pg{args.major}.png")
     has_chart = chart(key_list, bulk, png, f"Bulk inserts of {args.rows:,} rows and index size, {version}")
-    text = report(args, version, peers, args.calls, base_ms, ns, key_list, bulk, has_chart, pairs)
+    text = report(args, version, peers, args.calls, base_ms, ns, key_list, bulk, has_chart, pairs, vs_flake)
     path = os.path.join(args.out, f"peers-pg{args.major}.md")
     with open(path, "w") as f:
         f.write(text)

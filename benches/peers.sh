@@ -6,7 +6,8 @@
 # against nextval() or bigserial from the same run, and a chart (matplotlib, PNG) of insert time and index
 # size per generator. Writes benches/results/peers-pgMAJOR.md and peers-pgMAJOR.png.
 #   bash benches/peers.sh MAJOR [rows (default 1000000)] [calls (default 1000000)] [rounds (default 3)] [pairs (default 0)]
-# pairs: that many loads (1 and 8 clients) of uid8 (both modes) and snowflake, each right beside one of bigserial, and their ratios.
+# pairs: that many rounds (1 and 8 clients) of loads of bigserial, snowflake and uid8 (both modes) one right after another,
+# and their ratios: to bigserial, and uid8's to snowflake, within each round.
 # The peers' sources: nothing is downloaded here (no network but the package registries), so each comes from
 #   COMB_EXT_SNOWFLAKE_SRC   a source tree of pgEdge/snowflake, or a git directory holding tag v2.6.0
 #   COMB_EXT_PG_UUIDV7_SRC   a source tree of fboulnois/pg_uuidv7, or a git directory holding tag v1.6.0
