@@ -386,7 +386,8 @@ impl Generators {
     /// (not after a failed claim, until full milliseconds have counted [`CLAIM_RETRY_FULL_MS`]
     /// down): with more ids it makes more IDs per sequence instead of racing through the
     /// millisecond ahead of the other sessions. Only an id it claims back ([`Generators::reclaimed`])
-    /// serves the millisecond under way; any other serves the next.
+    /// serves the millisecond under way; any other serves the next, and while one waits for it no
+    /// more are asked for ahead of the pace.
     pub fn next_paced(&mut self, now_ms: i64, paced: Option<i32>, limit: usize, run_ahead_ms: i64) -> Next {
         let floor = |ms: i64| if ms == now_ms { paced.unwrap_or(0) } else { 0 };
         if self.held.is_empty() {
@@ -401,7 +402,12 @@ impl Generators {
             let lowest = self.usable_after(ms, -1);
             let sequence = (sequence + 1).max(floor(ms));
             let ahead_of_pace = paced.is_some_and(|pace| ms > now_ms || sequence > pace + 1);
+            // An id waiting for a later millisecond (claimed by the clock's rule) is enough for now:
+            // claims that cannot serve this millisecond stop at one, so a short burst ahead of the pace
+            // does not claim up to its limit.
+            let all_usable = self.held.iter().all(|h| h.from_ms <= ms);
             if ahead_of_pace
+                && all_usable
                 && lowest.is_some()
                 && sequence <= SEQUENCE_MAX
                 && self.held.len() < limit
@@ -1247,24 +1253,35 @@ mod tests {
         // At the pace, or one ahead of it: no claim.
         assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 10, 5));
         assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 11, 5));
-        // Two ahead: a claim. An id claimed by the clock's rule serves the next millisecond only,
-        // so this one goes on alone, and asks again at its next sequence, not at this one.
+        // Two ahead: a claim. One claimed back serves the sequence under way, above the ids already
+        // issued at it; the next sequence asks again, not this one.
         assert_eq!(session.next_paced(100, Some(10), 4, 5), Next::Claim);
-        session.claimed(9, 100);
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 12, 5));
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), Next::Claim);
-        // One claimed back serves the sequence under way, above the ids already issued at it.
         session.reclaimed(7);
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 11, 7));
+        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 12, 5));
         assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 12, 7));
-        // Sequence 13 asked already.
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 13, 5));
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 13, 7));
         assert_eq!(session.next_paced(100, Some(10), 4, 5), Next::Claim);
+        // An id claimed by the clock's rule serves the next millisecond only: the session goes on
+        // with the two, and asks for no more while it waits.
+        session.claimed(9, 100);
+        for sequence in 13..=20 {
+            assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, sequence, 5));
+            assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, sequence, 7));
+        }
+        // In the next millisecond all three serve, and a claim ahead of the pace fails: none after it.
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, 0, 5));
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, 0, 7));
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, 0, 9));
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, 1, 5));
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, 1, 7));
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, 1, 9));
+        assert_eq!(session.next_paced(101, Some(0), 4, 5), Next::Claim);
         session.claim_failed();
-        // After a failed claim, none ahead of the pace: two ids per sequence.
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 14, 5));
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 14, 7));
-        assert_eq!(session.next_paced(100, Some(10), 4, 5), issue(100, 15, 5));
+        for sequence in 2..=4 {
+            for generator in [5, 7, 9] {
+                assert_eq!(session.next_paced(101, Some(0), 4, 5), issue(101, sequence, generator));
+            }
+        }
         // Unpaced (spread ids, run-ahead 0), or at the limit: none either.
         let mut spread = Generators::new();
         spread.claimed(5, 99);
