@@ -292,7 +292,7 @@ full_lane() {
     step "[pg$major] copies onto a new volume (loop-mounted fresh ext4, the source's inode number): cp -a with explicit identities and pg_basebackup with default ones recognised by the directory's birth time (55000); the volume remounted on another loop device and the directory renamed: nothing refused; cp -a onto xfs and btrfs; a block-level clone (alone here it goes on; beside its running source refused, the values held by the source; recognised under another or no /etc/machine-id); two overlayfs containers of one image: each recognised"
     bash "$REPO/tests/new_volume.sh" "$WORK/new_volume$major"
 
-    step "[pg$major] active-active logical replication (16 and later): two primaries subscribed to each other with origin = none, 4 + 4 writers, every generator as a key, each server its own uid8 cluster id: no id made on both, every row on both, no apply error or conflict; the control (one uid8 cluster id on both) conflicts"
+    step "[pg$major] active-active logical replication (16 and later): two primaries subscribed to each other with origin = none, 4 + 4 writers, every generator as a key, each server its own uid8 cluster id: no id made on both, every row on both, no apply error or conflict; the control (one uid8 cluster id and generator id on both) conflicts"
     "$VENV_PYTHON" "$REPO/tests/active_active.py" "$WORK/active_active$major" --pg-config "$PG_CONFIG" \
         --port-base $((COMB_EXT_TEST_PORT + 64))
 

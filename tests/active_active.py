@@ -8,8 +8,10 @@ Passes when, after the writers stop and both have applied each other's rows:
   - no id was made on both servers (the rows each made, compared);
   - both hold every row of both, and the subscriptions report no apply error (and, from 18, no conflict);
   - no "duplicate key" in either server's log.
-The control: one more table, published apart, with the same uid8 cluster id (3) set on both servers; it must
-see ids made on both and the apply fail on them, or the harness could not see a conflict.
+The control: one more table, published apart, with the same uid8 cluster id (3) and generator id (5, pinned) set
+on both servers, one writer on each; it must see ids made on both and the apply fail on them, or the harness could
+not see a conflict. (Both pinned: a cluster id alone repeats ids only where the two servers' sessions claim the same
+generator ids, which their process ids decide.)
 On a major before 16 it prints one line saying it skipped, and why.
 
     python tests/active_active.py WORK_DIR --pg-config PATH [--port-base N] [--seconds S]   (ports N, N + 1)
@@ -181,20 +183,21 @@ def main():
             if errors_seen or conflicts or duplicates:
                 failures.append(subscription)
 
-        # The control: one uid8 cluster id on both servers.
+        # The control: one uid8 cluster id and one pinned generator id on both servers.
         for node in (a, b):
             with node.connect() as conn:
                 conn.execute("ALTER SYSTEM SET comb_ext.uid8_cluster_id = 3")
+                conn.execute("ALTER SYSTEM SET comb_ext.uid8_generator_id = 5")
                 conn.execute("SELECT pg_reload_conf()")
         time.sleep(1)
         subscribe(a, b, "a_control", "control")
         subscribe(b, a, "b_control", "control")
-        run(write(a, [CONTROL], 3, 2, []) + write(b, [CONTROL], 3, 2, []))
+        run(write(a, [CONTROL], 3, 1, []) + write(b, [CONTROL], 3, 1, []))
         time.sleep(5)
         both = own_ids(a, CONTROL) & own_ids(b, CONTROL)
         stalled = sum(apply_errors(n, s)[0] + apply_errors(n, s)[1] for n, s in ((a, "a_control"), (b, "b_control")))
         ok = len(both) > 0 and stalled > 0
-        print(f"control (uid8 cluster id 3 on both): made on both {len(both)}; apply errors and conflicts {stalled}; "
+        print(f"control (uid8 cluster id 3 and generator id 5 on both): made on both {len(both)}; apply errors and conflicts {stalled}; "
               f"expected both above 0: {'PASS' if ok else 'FAIL'}", flush=True)
         if not ok:
             failures.append("control")
