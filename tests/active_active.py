@@ -9,8 +9,9 @@ Passes when, after the writers stop and both have applied each other's rows:
   - both hold every row of both, and the subscriptions report no apply error (and, from 18, no conflict);
   - no "duplicate key" in either server's log.
 The control: one more table, published apart, with the same uid8 cluster id (3) and generator id (5, pinned) set
-on both servers, one writer on each; it must see ids made on both and the apply fail on them, or the harness could
-not see a conflict. (Both pinned: a cluster id alone repeats ids only where the two servers' sessions claim the same
+on both servers, one writer on each, starting once the clock has passed every uid8 made above, its subscriptions
+enabled once they stop; it must see ids made on both and the apply fail on them, or the harness could not see a
+conflict. (Both pinned: a cluster id alone repeats ids only where the two servers' sessions claim the same
 generator ids, which their process ids decide.)
 On a major before 16 it prints one line saying it skipped, and why.
 
@@ -82,10 +83,10 @@ class Node:
             return f.read()
 
 
-def subscribe(node, other, name, publication):
+def subscribe(node, other, name, publication, enabled=True):
     with node.connect() as conn:
         conn.execute(f"CREATE SUBSCRIPTION {name} CONNECTION '{other.conninfo()}' PUBLICATION {publication} "
-                     "WITH (origin = none, copy_data = false)")
+                     f"WITH (origin = none, copy_data = false, enabled = {str(enabled).lower()})")
 
 
 def write(node, tables, seconds, sessions, errors):
@@ -183,16 +184,28 @@ def main():
             if errors_seen or conflicts or duplicates:
                 failures.append(subscription)
 
-        # The control: one uid8 cluster id and one pinned generator id on both servers.
+        # The control: one uid8 cluster id and one pinned generator id on both servers, its writers starting
+        # at the clock on both. A generator id starts past the last millisecond any session issued on it, and
+        # the ids above ran up to 2 s ahead of the clock on one server or the other (the gate on c9b99f8 saw
+        # none made on both, one server's writer starting 2 s ahead): wait until the clock has passed them.
+        newest = float(a.one("SELECT extract(epoch FROM greatest((SELECT max(uid8_timestamp(id)) FROM "
+                             "t_uid8_time_sequential), (SELECT max(uid8_timestamp(id)) FROM t_uid8_spread)))"))
+        while time.time() < newest + 0.05:
+            time.sleep(0.05)
         for node in (a, b):
             with node.connect() as conn:
                 conn.execute("ALTER SYSTEM SET comb_ext.uid8_cluster_id = 3")
                 conn.execute("ALTER SYSTEM SET comb_ext.uid8_generator_id = 5")
                 conn.execute("SELECT pg_reload_conf()")
         time.sleep(1)
-        subscribe(a, b, "a_control", "control")
-        subscribe(b, a, "b_control", "control")
+        # Subscribed but not applying while they write: a writer that met the other's rows would fail on its
+        # own insert (23505) and stop, where the control must see them made on both and then the apply fail.
+        subscribe(a, b, "a_control", "control", enabled=False)
+        subscribe(b, a, "b_control", "control", enabled=False)
         run(write(a, [CONTROL], 3, 1, []) + write(b, [CONTROL], 3, 1, []))
+        for node, subscription in ((a, "a_control"), (b, "b_control")):
+            with node.connect() as conn:
+                conn.execute(f"ALTER SUBSCRIPTION {subscription} ENABLE")
         time.sleep(5)
         both = own_ids(a, CONTROL) & own_ids(b, CONTROL)
         stalled = sum(apply_errors(n, s)[0] + apply_errors(n, s)[1] for n, s in ((a, "a_control"), (b, "b_control")))
