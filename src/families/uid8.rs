@@ -109,12 +109,17 @@ fn still_held(cluster: i32, generator: i32) -> bool {
 }
 
 fn release(cluster: i32, generator: i32) {
-    // SAFETY: releases a session lock this backend holds (checked first: releasing one it does
-    // not hold would WARN).
+    if still_held(cluster, generator) {
+        release_held(cluster, generator);
+    }
+}
+
+/// Releases `generator` of `cluster`, which this backend holds ([`still_held`]: releasing one it
+/// does not hold would WARN).
+fn release_held(cluster: i32, generator: i32) {
+    // SAFETY: releases a session lock this backend holds, as the caller checked.
     unsafe {
-        if still_held(cluster, generator) {
-            pg_sys::LockRelease(&lock_tag(cluster, generator), LOCK_MODE, true);
-        }
+        pg_sys::LockRelease(&lock_tag(cluster, generator), LOCK_MODE, true);
     }
 }
 
@@ -323,6 +328,31 @@ impl Session {
         count_held(cluster, self.generators.len());
     }
 
+    /// At a transaction's end: lets go of every id but the lowest, each one still held recorded in
+    /// `let_go` with the last millisecond this session published for it, and forgets the lowest if it
+    /// is no longer held. One look-up in the local lock table per id.
+    fn let_go_of_extras(&mut self) {
+        let cluster = self.cluster;
+        let lowest = self.generators.generators().next();
+        let published = &self.published;
+        let mut let_go = Vec::new();
+        self.generators.retain(|g| {
+            let held = still_held(cluster, g);
+            if Some(g) == lowest {
+                return held;
+            }
+            if held {
+                release_held(cluster, g);
+                let_go.extend(published.iter().find(|&&(p, _)| p == g));
+            }
+            false
+        });
+        if !let_go.is_empty() {
+            self.let_go = let_go;
+        }
+        count_held(cluster, self.generators.len());
+    }
+
     /// Forgets the ids no longer held (`pg_advisory_unlock_all()`, `DISCARD ALL`).
     fn forget_lost(&mut self) {
         let cluster = self.cluster;
@@ -391,19 +421,7 @@ unsafe extern "C-unwind" fn at_transaction_end(event: pg_sys::XactEvent::Type, _
         SESSION.with(|session| {
             if let Ok(mut session) = session.try_borrow_mut() {
                 session.generators.transaction_ended();
-                let lowest = session.generators.generators().next();
-                let cluster = session.cluster;
-                let let_go: Vec<(i32, i64)> = session
-                    .generators
-                    .generators()
-                    .filter(|&g| Some(g) != lowest && still_held(cluster, g))
-                    .filter_map(|g| session.published.iter().find(|&&(p, _)| p == g).copied())
-                    .collect();
-                if !let_go.is_empty() {
-                    session.let_go = let_go;
-                }
-                session.release_unless(|g| Some(g) == lowest);
-                session.forget_lost();
+                session.let_go_of_extras();
             }
         });
     }

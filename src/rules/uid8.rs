@@ -326,21 +326,22 @@ impl Generators {
     /// Adds `generator`, claimed when the wall clock read `now_ms`.
     pub fn claimed(&mut self, generator: i32, now_ms: i64) {
         let after = self.last.map_or(now_ms, |(ms, _, _)| ms.max(now_ms));
-        let at = self.held.partition_point(|h| h.generator < generator);
-        if self.held.get(at).is_some_and(|h| h.generator == generator) {
-            self.held[at].from_ms = self.held[at].from_ms.max(after + 1);
-        } else {
-            self.held.insert(at, Held { generator, from_ms: after + 1 });
-        }
+        self.hold(generator, after + 1);
     }
 
     /// Adds `generator`, claimed back: every ID ever issued on it is this session's (it let the
     /// id go, and the server saw no millisecond issued on it since), so all of them lie below this
     /// session's next triple, and it is usable at once, in the millisecond under way.
     pub fn reclaimed(&mut self, generator: i32) {
+        self.hold(generator, i64::MIN);
+    }
+
+    /// Holds `generator` from `from_ms` on; one held already keeps the later of the two.
+    fn hold(&mut self, generator: i32, from_ms: i64) {
         let at = self.held.partition_point(|h| h.generator < generator);
-        if self.held.get(at).is_none_or(|h| h.generator != generator) {
-            self.held.insert(at, Held { generator, from_ms: i64::MIN });
+        match self.held.get_mut(at) {
+            Some(held) if held.generator == generator => held.from_ms = held.from_ms.max(from_ms),
+            _ => self.held.insert(at, Held { generator, from_ms }),
         }
     }
 
@@ -404,10 +405,9 @@ impl Generators {
             let ahead_of_pace = paced.is_some_and(|pace| ms > now_ms || sequence > pace + 1);
             // An id waiting for a later millisecond (claimed by the clock's rule) is enough for now:
             // claims that cannot serve this millisecond stop at one, so a short burst ahead of the pace
-            // does not claim up to its limit.
-            let all_usable = self.held.iter().all(|h| h.from_ms <= ms);
+            // does not claim up to its limit. (Read only when ahead of the pace: a scan of the ids.)
             if ahead_of_pace
-                && all_usable
+                && self.held.iter().all(|h| h.from_ms <= ms)
                 && lowest.is_some()
                 && sequence <= SEQUENCE_MAX
                 && self.held.len() < limit
