@@ -23,7 +23,8 @@ PARTITIONS = 10
 # 300 times in increasing order, far enough apart that every time byte changes: a format whose values
 # come out increasing under an order sorts by time in that order.
 ORDER_PROBE = """
-SELECT coalesce(bool_and(id > prev), false), coalesce(bool_and(uuid_sqlserver_cmp(id, prev) > 0), false) FROM (
+SELECT coalesce(bool_and(id > prev), false), coalesce(bool_and(uuid_sqlserver_cmp(id, prev) > 0), false),
+       coalesce(bool_and(uuid_binary_cmp(id, prev) > 0), false) FROM (
     SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM (
         SELECT n, comb_uuid('2001-01-01 00:00+00'::timestamptz + n * interval '3 days 7:13:17.123457', '{f}'::comb_format) AS id
         FROM generate_series(1, 300) n) v) w
@@ -36,12 +37,13 @@ def scaled(n, scale, least=1000):
 
 def comb_formats(cluster):
     """Every comb_format label, and the order its values sort by time in: 'uuid' (PostgreSQL's),
-    'sqlserver' (uuid_sqlserver_ops), or None (the binary formats: .NET byte order)."""
+    'sqlserver' (uuid_sqlserver_ops), 'binary' (uuid_binary_ops: .NET's ToByteArray bytes), or None."""
     labels = cluster.sql("SELECT unnest(enum_range(NULL::comb_format))").split()
     orders = {}
     for f in labels:
-        by_uuid, by_sqlserver = cluster.sql(ORDER_PROBE.format(f=f)).split("|")
-        orders[f] = "uuid" if by_uuid == "t" else "sqlserver" if by_sqlserver == "t" else None
+        by_uuid, by_sqlserver, by_binary = cluster.sql(ORDER_PROBE.format(f=f)).split("|")
+        orders[f] = ("uuid" if by_uuid == "t" else "sqlserver" if by_sqlserver == "t"
+                     else "binary" if by_binary == "t" else None)
     return orders
 
 
@@ -101,11 +103,11 @@ def section_keys(has_uuidv7, orders):
         default = f"comb_uuid('{f}'::comb_format)"
         if order == "uuid":
             keys.append((f"comb_uuid('{f}')", pk(f"uuid DEFAULT {default}"), "uuid PRIMARY KEY", True))
-        elif order == "sqlserver":
+        elif order in ("sqlserver", "binary"):
             keys.append((f"comb_uuid('{f}')",
                          f"CREATE TABLE kt (id uuid NOT NULL DEFAULT {default}, payload text NOT NULL); "
-                         "CREATE UNIQUE INDEX kt_id ON kt (id uuid_sqlserver_ops)",
-                         "uuid, UNIQUE (id uuid_sqlserver_ops)", True))
+                         f"CREATE UNIQUE INDEX kt_id ON kt (id uuid_{order}_ops)",
+                         f"uuid, UNIQUE (id uuid_{order}_ops)", True))
     keys.append(("sno_new()", pk("sno DEFAULT sno_new()"), "sno PRIMARY KEY", False))
     keys.append(("uid8_new('time_sequential')", pk("bigint DEFAULT uid8_new('time_sequential')"), "bigint PRIMARY KEY", False))
     return keys
@@ -160,10 +162,11 @@ def section_density_report(args, keys, orders, results):
         "`pgstatindex(...)`.avg_leaf_density of the key's index. Load time is pgbench's wall time.",
         "",
         "Keys: the comb formats come from `enum_range(NULL::comb_format)`; each is sorted by time either in PostgreSQL's "
-        "`uuid` order (a `uuid PRIMARY KEY`) or in SQL Server's (`CREATE UNIQUE INDEX ... (id uuid_sqlserver_ops)`), "
+        "`uuid` order (a `uuid PRIMARY KEY`), in SQL Server's (`CREATE UNIQUE INDEX ... (id uuid_sqlserver_ops)`) or in "
+        ".NET's `ToByteArray` bytes' (`... (id uuid_binary_ops)`), "
         "found by generating values at increasing times. "
-        + (f"Left out: {', '.join(f'`{f}`' for f in left_out)}, which sort by time in neither order (the binary formats "
-           "sort in .NET's byte order, which no PostgreSQL index uses), so their index would be filled at random."
+        + (f"Left out: {', '.join(f'`{f}`' for f in left_out)}, which sort by time in none of these orders, so their "
+           "index would be filled at random."
            if left_out else "No format was left out."),
         "",
         "Leaf density %:",

@@ -45,8 +45,7 @@ COMB_FORMATS = ("sqlserver", "legacy", "binary", "postgresql_sqldatetime", "bina
 
 # The formats whose keys go in a uuid_sqlserver_ops index (the column definitions below end so).
 SQLSERVER_ORDER = tuple(f"comb_uuid('{f}'::comb_format)" for f in ("sqlserver", "legacy", "ticks"))
-# The formats whose keys go in a unique index on uuid_binary_key(id): .NET's ToByteArray order, which no
-# operator class of PostgreSQL's has.
+# The formats whose keys go in a uuid_binary_ops index: .NET's ToByteArray bytes compared raw.
 BINARY_ORDER = tuple(f"comb_uuid('{f}'::comb_format)" for f in ("binary", "binary_sqldatetime"))
 
 
@@ -89,10 +88,10 @@ def bulk_load(cluster, column, clients, rows, script):
     transactions of PGBENCH_BATCH rows. Returns seconds, rows, distinct ids, index bytes, leaf density and,
     for uid8, how far the newest id's time was ahead of the clock when the load ended."""
     # The SQL Server formats keep their time where SQL Server sorts first, the binary formats where .NET's
-    # ToByteArray bytes do: keyed as docs/comb.md says, NOT NULL with a unique uuid_sqlserver_ops index or a
-    # unique index on uuid_binary_key(id) (a PRIMARY KEY takes only the default order, which sees them as random).
+    # ToByteArray bytes do: keyed as docs/comb.md says, NOT NULL with a unique uuid_sqlserver_ops or
+    # uuid_binary_ops index (a PRIMARY KEY takes only the default order, which sees them as random).
     key = ("CREATE UNIQUE INDEX kt_id ON kt (id uuid_sqlserver_ops);" if column.endswith(SQLSERVER_ORDER)
-           else "CREATE UNIQUE INDEX kt_id ON kt (uuid_binary_key(id));" if column.endswith(BINARY_ORDER)
+           else "CREATE UNIQUE INDEX kt_id ON kt (id uuid_binary_ops);" if column.endswith(BINARY_ORDER)
            else "ALTER TABLE kt ADD CONSTRAINT kt_id PRIMARY KEY (id);")
     cluster.sql("DROP TABLE IF EXISTS kt; DROP SEQUENCE IF EXISTS kt_flake; CREATE SEQUENCE kt_flake; "
                 f"CREATE TABLE kt (id {column} NOT NULL, payload text NOT NULL); {key} CHECKPOINT;")
@@ -131,8 +130,13 @@ PAIRED = ("uid8_new('time_sequential')", "uid8_new('spread')", "snowflake.nextva
 PAIRED_ONE_CLIENT = ("sno_new()", "muid_new()", "comb_uuid()", *(f"comb_uuid('{f}')" for f in COMB_FORMATS))
 
 
+# 8-client loads on 2 CPUs range about three times as wide as 1-client ones (stop 56's runs: uid8 against
+# bigserial 0.80-1.43 from 8 clients, 0.87-1.15 from 1), so they get three times the rounds.
+EIGHT_CLIENT_ROUNDS = 3
+
+
 def measure_pairs(cluster, key_list, rows, pairs, work):
-    """`pairs` rounds from 1 and from 8 clients, each a load of bigserial and one of each PAIRED key right after one
+    """`pairs` rounds from 1 client and EIGHT_CLIENT_ROUNDS times as many from 8, each a load of bigserial and one of each PAIRED key right after one
     another (the order rotated each round), and from 1 client a load of each PAIRED_ONE_CLIENT key right beside one
     of bigserial (bigserial first in even pairs, second in odd ones). This machine's speed drifts between loads
     minutes apart (stop 51: one key's loads 1.85 to 2.68 s), which the rotated medians above carry into their
@@ -145,8 +149,8 @@ def measure_pairs(cluster, key_list, rows, pairs, work):
     def loads(clients, names):
         return {n: bulk_load(cluster, columns[n], clients, rows, script)["seconds"] for n in names}
 
-    for p in range(pairs):
-        for clients in CLIENTS:
+    for p in range(pairs * EIGHT_CLIENT_ROUNDS):
+        for clients in (c for c in CLIENTS if c > 1 or p < pairs):
             group = ["bigserial"] + [name for name in PAIRED if name in columns]
             shift = p % len(group)
             seconds = loads(clients, group[shift:] + group[:shift])
@@ -255,8 +259,8 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
         "",
         f"A fresh table `(id <key> PRIMARY KEY, payload text)` for each load (the SQL Server formats `sqlserver`, "
         "`legacy` and `ticks`: `NOT NULL` and a unique `uuid_sqlserver_ops` index; the `binary` formats, whose order "
-        "is .NET's `ToByteArray` for `binary(16)` columns elsewhere: `NOT NULL` and a unique index on "
-        "`uuid_binary_key(id)`; as docs/comb.md keys them), the key from its DEFAULT, loaded by "
+        "is .NET's `ToByteArray` for `binary(16)` columns elsewhere: `NOT NULL` and a unique `uuid_binary_ops` "
+        "index; as docs/comb.md keys them), the key from its DEFAULT, loaded by "
         f"`pgbench -n -c N -j N` in transactions of one `INSERT ... SELECT` of {PGBENCH_BATCH:,} rows; wall time of "
         f"pgbench, median of {args.rounds} rounds (keys rotated each round). Index size from the last 1-client load, "
         "leaf density (`pgstatindex`) the median over the 1-client loads. Duplicates: `count(*) - count(DISTINCT id)` "
@@ -279,12 +283,13 @@ def report(args, version, peers, calls, base_ms, ns, key_list, bulk, has_chart, 
                   "" if ahead is None else f"{ahead:.0f}"]
         lines.append("| " + " | ".join(cells) + " |")
     if pairs:
-        n = len(next(iter(pairs.values())))
+        rounds = {c: len(pairs[(PAIRED[0], c)]) for c in CLIENTS if (PAIRED[0], c) in pairs}
         lines += [
             "",
             "## Bulk inserts paired with bigserial",
             "",
-            f"{n} rounds of loads as above, from 1 and from 8 clients, each a load of bigserial, snowflake and uid8 in both "
+            f"Rounds of loads as above, {' and '.join(f'{n} from {c} client(s)' for c, n in rounds.items())} (8-client "
+            "loads range wider), each a load of bigserial, snowflake and uid8 in both "
             "modes right after one another (the order rotated each round), and from 1 client the keys of the 1-session "
             "targets (sno, muid, every COMB format) each right beside a load of bigserial (bigserial first in every other "
             "pair): each load's ratio to bigserial's, and uid8's to snowflake's, in the same round, so that the machine's "

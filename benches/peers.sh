@@ -6,7 +6,8 @@
 # against nextval() or bigserial from the same run, and a chart (matplotlib, PNG) of insert time and index
 # size per generator. Writes benches/results/peers-pgMAJOR.md and peers-pgMAJOR.png.
 #   bash benches/peers.sh MAJOR [rows (default 1000000)] [calls (default 1000000)] [rounds (default 3)] [pairs (default 0)]
-# pairs: that many rounds (1 and 8 clients) of loads of bigserial, snowflake and uid8 (both modes) one right after another,
+# pairs: that many rounds from 1 client, and three times as many from 8 (their loads range wider), of loads of bigserial,
+# snowflake and uid8 (both modes) one right after another,
 # and their ratios: to bigserial, and uid8's to snowflake, within each round.
 # The peers' sources: nothing is downloaded here (no network but the package registries), so each comes from
 #   COMB_EXT_SNOWFLAKE_SRC   a source tree of pgEdge/snowflake, or a git directory holding tag v2.6.0
