@@ -8,7 +8,8 @@
 -- partitioning tools: comb_floor_<format>, comb_timestamp_<format>, muid_floor, uid8_floor
 -- (docs/partitioning.md). The forms of comb_timestamp and comb_timestamp_<format> with a `strict` argument
 -- (docs/adopting.md). comb_ext_adopt, which moves an existing table's key to comb_ext ids
--- (docs/adopting.md; the text of sql/adopt.sql). Then the overloads that take text for uuid, sno and bytea arguments
+-- (docs/adopting.md; the text of sql/adopt.sql). The operator class uuid_binary_ops, .NET ToByteArray order
+-- for the binary formats (docs/comb.md). Then the overloads that take text for uuid, sno and bytea arguments
 -- (docs/guarantees.md#names-on-the-search_path), made by the same block as a fresh install's finalize.sql
 -- runs (scripts/test.sh's upgrade test compares the two catalogs object by object).
 
@@ -885,6 +886,94 @@ $adopt$;
 
 COMMENT ON FUNCTION @extschema@.comb_ext_adopt(regclass, name, text, boolean) IS
   'Makes new rows of an existing table take comb_ext ids: sets the key column''s default (dropping a BY DEFAULT identity, detaching a serial''s sequence), after checks; old values stay. Returns what it changed and the statements that restore it; dry_run changes nothing (docs/adopting.md)';
+
+-- uuid_binary_ops: .NET Guid.ToByteArray() order for uuid, the binary formats' (docs/comb.md), as
+-- sql/sqlserver_order.sql creates it; comb_in_range now rewrites the binary formats into its operators.
+CREATE FUNCTION "uuid_binary_lt"(
+	"a" uuid,
+	"b" uuid
+) RETURNS bool
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uuid_binary_lt_wrapper';
+CREATE FUNCTION "uuid_binary_le"(
+	"a" uuid,
+	"b" uuid
+) RETURNS bool
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uuid_binary_le_wrapper';
+CREATE FUNCTION "uuid_binary_ge"(
+	"a" uuid,
+	"b" uuid
+) RETURNS bool
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uuid_binary_ge_wrapper';
+CREATE FUNCTION "uuid_binary_gt"(
+	"a" uuid,
+	"b" uuid
+) RETURNS bool
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uuid_binary_gt_wrapper';
+CREATE FUNCTION "uuid_binary_sortsupport"(
+	"ssup" internal
+) RETURNS void
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'uuid_binary_sortsupport_wrapper';
+CREATE FUNCTION uuid_binary_cmp(a uuid, b uuid) RETURNS integer
+    IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'uuid_binary_cmp';
+
+CREATE OPERATOR ~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_binary_lt,
+    COMMUTATOR = ~>~, NEGATOR = ~>=~, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR ~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_binary_le,
+    COMMUTATOR = ~>=~, NEGATOR = ~>~, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR ~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_binary_ge,
+    COMMUTATOR = ~<=~, NEGATOR = ~<~, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR ~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_binary_gt,
+    COMMUTATOR = ~<~, NEGATOR = ~<=~, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
+CREATE OPERATOR CLASS uuid_binary_ops FOR TYPE uuid USING btree AS
+    OPERATOR 1 ~<~,
+    OPERATOR 2 ~<=~,
+    OPERATOR 3 = (uuid, uuid),
+    OPERATOR 4 ~>=~,
+    OPERATOR 5 ~>~,
+    FUNCTION 1 uuid_binary_cmp(uuid, uuid),
+    FUNCTION 2 uuid_binary_sortsupport(internal),
+    FUNCTION 4 btequalimage(oid);
+
+COMMENT ON FUNCTION uuid_binary_cmp(uuid, uuid) IS
+  'Compares uuids as the binary formats'' order does (.NET ToByteArray bytes 3-0, 5-4, 7-6, 8-15 compared raw): -1, 0 or 1';
+COMMENT ON FUNCTION uuid_binary_lt(uuid, uuid) IS 'Implements ~<~: less than in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_le(uuid, uuid) IS 'Implements ~<=~: less than or equal in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_ge(uuid, uuid) IS 'Implements ~>=~: greater than or equal in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_gt(uuid, uuid) IS 'Implements ~>~: greater than in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_sortsupport(internal) IS
+  'Sort support for uuid_binary_ops, with abbreviated keys';
+COMMENT ON OPERATOR ~<~ (uuid, uuid) IS 'less than in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR ~<=~ (uuid, uuid) IS 'less than or equal in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR ~>=~ (uuid, uuid) IS 'greater than or equal in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR ~>~ (uuid, uuid) IS 'greater than in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR CLASS uuid_binary_ops USING btree IS
+  '.NET Guid.ToByteArray() byte order for uuid, the binary formats'' (non-default): CREATE INDEX ... (id uuid_binary_ops)';
+COMMENT ON OPERATOR FAMILY uuid_binary_ops USING btree IS
+  '.NET Guid.ToByteArray() byte order for uuid';
+COMMENT ON FUNCTION comb_in_range(uuid, timestamptz, timestamptz, comb_format) IS
+  'True when the COMB''s time lies in [lower, upper); the planner rewrites it as id >= lower bound AND id < upper bound in the format''s order, so btree and BRIN indexes on id (uuid_ops for postgresql formats and uuidv7, uuid_sqlserver_ops for sqlserver, legacy, ticks, uuid_binary_ops for binary, binary_sqldatetime) and range partitioning on id serve it';
+COMMENT ON FUNCTION uuid_binary_key(uuid) IS
+  'The uuid whose native order is the binary formats'' order of id (.NET ToByteArray bytes: 3-0, 5-4, 7-6, 8-15): for expression indexes, ORDER BY and partition bounds without the operator class, as in the SQL edition';
 
 -- Overloads for literals of the types whose input is a fixed reading of text (docs/guarantees.md#names-on-the-search_path):
 -- for every function of the extension and every uuid, sno or bytea argument, an overload that takes

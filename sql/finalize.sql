@@ -77,7 +77,7 @@ COMMENT ON FUNCTION comb_range_lower(timestamptz, timestamptz, comb_format) IS
 COMMENT ON FUNCTION comb_range_upper(timestamptz, timestamptz, comb_format) IS
   'Upper (exclusive) bound of comb_in_range(id, lower, upper, format) in the format''s order (comb_range_bound of upper); NULL when either time is NULL';
 COMMENT ON FUNCTION comb_in_range(uuid, timestamptz, timestamptz, comb_format) IS
-  'True when the COMB''s time lies in [lower, upper); the planner rewrites it as id >= lower bound AND id < upper bound in the format''s order, so btree and BRIN indexes on id (uuid_ops for postgresql formats and uuidv7, uuid_sqlserver_ops for sqlserver, legacy, ticks) and range partitioning on id serve it';
+  'True when the COMB''s time lies in [lower, upper); the planner rewrites it as id >= lower bound AND id < upper bound in the format''s order, so btree and BRIN indexes on id (uuid_ops for postgresql formats and uuidv7, uuid_sqlserver_ops for sqlserver, legacy, ticks, uuid_binary_ops for binary, binary_sqldatetime) and range partitioning on id serve it';
 COMMENT ON FUNCTION comb_in_range_support(internal) IS
   'Planner support for comb_in_range: rewrites it as comparisons in the format''s btree operator family (SupportRequestSimplify)';
 
@@ -90,7 +90,7 @@ COMMENT ON FUNCTION uuid_sqlserver_gt(uuid, uuid) IS 'Implements #>#: greater th
 COMMENT ON FUNCTION uuid_sqlserver_key(uuid) IS
   'The uuid whose native order is SQL Server''s order of id (its bytes 10-15, 8-9, 7-6, 5-4, 3-0): for expression indexes, ORDER BY and partition bounds without the operator class, as in the SQL edition';
 COMMENT ON FUNCTION uuid_binary_key(uuid) IS
-  'The uuid whose native order is the binary formats'' order of id (.NET ToByteArray bytes: 3-0, 5-4, 7-6, 8-15), as in the SQL edition';
+  'The uuid whose native order is the binary formats'' order of id (.NET ToByteArray bytes: 3-0, 5-4, 7-6, 8-15): for expression indexes, ORDER BY and partition bounds without the operator class, as in the SQL edition';
 COMMENT ON FUNCTION uuid_sqlserver_sortsupport(internal) IS
   'Sort support for uuid_sqlserver_ops, with abbreviated keys';
 COMMENT ON OPERATOR #<# (uuid, uuid) IS 'less than in SQL Server uniqueidentifier order';
@@ -101,6 +101,23 @@ COMMENT ON OPERATOR CLASS uuid_sqlserver_ops USING btree IS
   'SQL Server uniqueidentifier order for uuid (non-default): CREATE INDEX ... (id uuid_sqlserver_ops)';
 COMMENT ON OPERATOR FAMILY uuid_sqlserver_ops USING btree IS
   'SQL Server uniqueidentifier order for uuid';
+
+COMMENT ON FUNCTION uuid_binary_cmp(uuid, uuid) IS
+  'Compares uuids as the binary formats'' order does (.NET ToByteArray bytes 3-0, 5-4, 7-6, 8-15 compared raw): -1, 0 or 1';
+COMMENT ON FUNCTION uuid_binary_lt(uuid, uuid) IS 'Implements ~<~: less than in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_le(uuid, uuid) IS 'Implements ~<=~: less than or equal in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_ge(uuid, uuid) IS 'Implements ~>=~: greater than or equal in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_gt(uuid, uuid) IS 'Implements ~>~: greater than in the binary formats'' order';
+COMMENT ON FUNCTION uuid_binary_sortsupport(internal) IS
+  'Sort support for uuid_binary_ops, with abbreviated keys';
+COMMENT ON OPERATOR ~<~ (uuid, uuid) IS 'less than in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR ~<=~ (uuid, uuid) IS 'less than or equal in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR ~>=~ (uuid, uuid) IS 'greater than or equal in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR ~>~ (uuid, uuid) IS 'greater than in .NET Guid.ToByteArray() byte order (the binary formats'')';
+COMMENT ON OPERATOR CLASS uuid_binary_ops USING btree IS
+  '.NET Guid.ToByteArray() byte order for uuid, the binary formats'' (non-default): CREATE INDEX ... (id uuid_binary_ops)';
+COMMENT ON OPERATOR FAMILY uuid_binary_ops USING btree IS
+  '.NET Guid.ToByteArray() byte order for uuid';
 
 COMMENT ON TYPE sno IS
   'sno ID (muyo/sno): 10 bytes, 4 ms time units since 2010 with a tick-tock bit, metabyte, 2-byte partition, 2-byte sequence; text is 16 base32 characters of 23456789abcdefghijklmnopqrstuvwx; byte order is time order';

@@ -37,6 +37,11 @@ pgrx::extension_sql_file!(
         sqlserver_order::uuid_sqlserver_ge,
         sqlserver_order::uuid_sqlserver_gt,
         sqlserver_order::uuid_sqlserver_sortsupport,
+        sqlserver_order::uuid_binary_lt,
+        sqlserver_order::uuid_binary_le,
+        sqlserver_order::uuid_binary_ge,
+        sqlserver_order::uuid_binary_gt,
+        sqlserver_order::uuid_binary_sortsupport,
     ]
 );
 #[cfg(not(rules_only))]

@@ -18,7 +18,8 @@ and run as set-based statements, so the cost is the functions' and not round tri
   last instant, 10889-08-02 05:31:50.655), ±infinity, NULL, and
   finite times whose microseconds since 1970 do not fit a bigint.
 - uuid cases (16 bytes, format): comb_timestamp (strict and not), comb_is_ticks, SQL Server order (the compiled
-  #<# and uuid_sqlserver_cmp against the SQL edition's, which go through uuid_sqlserver_key) and
+  #<# and uuid_sqlserver_cmp against the SQL edition's, which go through uuid_sqlserver_key), the binary formats'
+  order (~<~ and uuid_binary_cmp, through uuid_binary_key) and
   comb_in_range with bounds from the time cases. Half the uuids are random bytes, half hold a
   time field at or near its valid limits with random bytes elsewhere.
 comb_uuid(ts, format) draws its random bytes inside each edition, so "the same random bytes" is
@@ -284,6 +285,12 @@ def main():
                                      id OPERATOR({c}.#>=#) other, id OPERATOR({c}.#>#) other),
                       concat_ws(' ', id OPERATOR({p}.#<#) other, id OPERATOR({p}.#<=#) other,
                                      id OPERATOR({p}.#>=#) other, id OPERATOR({p}.#>#) other) FROM u""",
+        "uuid_binary_cmp": f"SELECT i, {c}.uuid_binary_cmp(id, other)::text, {p}.uuid_binary_cmp(id, other)::text FROM u",
+        "~<~ ~<=~ ~>=~ ~>~": f"""
+            SELECT i, concat_ws(' ', id OPERATOR({c}.~<~) other, id OPERATOR({c}.~<=~) other,
+                                     id OPERATOR({c}.~>=~) other, id OPERATOR({c}.~>~) other),
+                      concat_ws(' ', id OPERATOR({p}.~<~) other, id OPERATOR({p}.~<=~) other,
+                                     id OPERATOR({p}.~>=~) other, id OPERATOR({p}.~>~) other) FROM u""",
         "comb_in_range (uuids)": """
             SELECT u.i, pg_temp.c_in_range(u.id, t.ts, t.ts2, u.f), pg_temp.p_in_range(u.id, t.ts, t.ts2, u.f) FROM u JOIN t USING (i)""",
     }

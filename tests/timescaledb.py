@@ -52,9 +52,8 @@ COMB_FORMATS = ["postgresql", "uuidv7", "sqlserver", "legacy", "postgresql_sqlda
 
 def comb(fmt, floor_ops=(">=", "<"), bounds_read=(1, 1)):
     """A COMB table of format fmt, partitioned through comb_timestamp_<fmt>(uuid); floor_ops:
-    the operators of the format's order (what comb_in_range rewrites into), None for the binary formats,
-    which no btree order of a uuid sorts by time; bounds_read: chunks that comb_in_range and the floor
-    bounds read, with constraint_exclusion on and off."""
+    the operators of the format's order (what comb_in_range rewrites into); bounds_read: chunks that
+    comb_in_range and the floor bounds read, with constraint_exclusion on and off."""
     forms = {"comb_in_range": f"ids.comb_in_range(id, {{lo}}, {{hi}}, '{fmt}')"}
     if floor_ops:
         ge, lt = floor_ops
@@ -87,10 +86,10 @@ FAMILIES = [
     # SQL Server order's #>=# and #<# are not, so nothing but the decoder excludes chunks.
     comb("sqlserver", ("OPERATOR(ids.#>=#)", "OPERATOR(ids.#<#)"), bounds_read=(4, 4)),
     # legacy: SQL Server order, SQL Server datetime clock (1/300 s); postgresql_sqldatetime: that clock in
-    # PostgreSQL order; binary: comb_in_range is not rewritten for it, so only the decoder excludes.
+    # PostgreSQL order; binary: .NET ToByteArray order, whose ~>=~ and ~<~ are not the default operators either.
     comb("legacy", ("OPERATOR(ids.#>=#)", "OPERATOR(ids.#<#)"), bounds_read=(4, 4)),
     comb("postgresql_sqldatetime"),
-    comb("binary", None, bounds_read=(4, 4)),
+    comb("binary", ("OPERATOR(ids.~>=~)", "OPERATOR(ids.~<~)"), bounds_read=(4, 4)),
     dict(name="muid", type="uuid", default="ids.muid_new()",
          at="ids.muid_pack(t, 77::bigint, 0)", decode="ids.muid_timestamp({x})",
          hypertable="by_range('id', interval '1 day', partition_func => 'ids.muid_timestamp(uuid)'::regprocedure)",

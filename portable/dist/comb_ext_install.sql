@@ -21,7 +21,7 @@ BEGIN
     END IF;
     SELECT pg_catalog.string_agg(DISTINCT found.name, ', ') INTO clash FROM (
         SELECT p.proname::text AS name FROM pg_catalog.pg_proc AS p
-        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_comb_ts', '_comb_us', '_comb_clock', '_comb_range_start', '_comb_range_end', '_comb_range_text', '_comb_max_units', '_comb_out_of_range', '_comb_finite_us', '_comb_position', '_comb_unit_us', '_comb_field', '_comb_compose', '_comb_hi', '_comb_lo', '_comb_at', '_comb_random', 'comb_uuid', '_comb_unix_clock_refused', '_comb_unix_position_refused', 'comb_stamp', '_comb_field_problem', 'comb_timestamp', 'comb_floor', 'comb_is_ticks', 'uuid_sqlserver_key', 'uuid_binary_key', 'uuid_sqlserver_cmp', 'uuid_sqlserver_lt', 'uuid_sqlserver_le', 'uuid_sqlserver_ge', 'uuid_sqlserver_gt', 'comb_range_bound', 'comb_range_lower', 'comb_range_upper', 'comb_in_range', '_ids_raise', '_ids_raise_bigint', '_ids_raise_uuid', '_ids_unix_us', '_ids_from_unix_us', '_ids_raise_sno', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_field', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', '_muid_compose', 'muid_pack', 'muid_unpack', '_muid_medallion', 'muid_set_medallion', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea', '_mask_siphash', '_mask_refuse_key', '_comb_mask', 'comb_mask', 'comb_unmask', '_mask_feistel', 'muid_mask', 'muid_unmask', 'sno_mask', 'sno_unmask', 'uid8_mask', 'uid8_unmask', '_text_chars12', '_text_digit', '_text_value12', '_text_crockford', '_text_base32hex', '_text_crockford_canonical', '_text_from_crockford', '_text_from_base32hex', '_text_error', '_typeid_prefix_error', '_typeid_error', 'comb_text', 'comb_parse', 'typeid_text', '_typeid_uuid', 'typeid_parse', 'typeid_prefix', 'uid8_text', 'uid8_parse', 'comb_ext_adopt']::text[])
+        WHERE p.pronamespace = target_oid AND p.proname = ANY (ARRAY['_comb_ts', '_comb_us', '_comb_clock', '_comb_range_start', '_comb_range_end', '_comb_range_text', '_comb_max_units', '_comb_out_of_range', '_comb_finite_us', '_comb_position', '_comb_unit_us', '_comb_field', '_comb_compose', '_comb_hi', '_comb_lo', '_comb_at', '_comb_random', 'comb_uuid', '_comb_unix_clock_refused', '_comb_unix_position_refused', 'comb_stamp', '_comb_field_problem', 'comb_timestamp', 'comb_floor', 'comb_is_ticks', 'uuid_sqlserver_key', 'uuid_binary_key', 'uuid_sqlserver_cmp', 'uuid_sqlserver_lt', 'uuid_sqlserver_le', 'uuid_sqlserver_ge', 'uuid_sqlserver_gt', 'uuid_binary_cmp', 'uuid_binary_lt', 'uuid_binary_le', 'uuid_binary_ge', 'uuid_binary_gt', 'comb_range_bound', 'comb_range_lower', 'comb_range_upper', 'comb_in_range', '_ids_raise', '_ids_raise_bigint', '_ids_raise_uuid', '_ids_unix_us', '_ids_from_unix_us', '_ids_raise_sno', '_sno_digit', '_sno_half', '_sno_chars', '_sno_encode', 'sno_to_bytea', 'sno_from_bytea', 'sno_time', 'sno_tick', 'sno_meta', 'sno_partition', 'sno_sequence', 'sno_from_parts', 'sno_floor', 'sno_cmp', 'sno_eq', 'sno_ne', 'sno_lt', 'sno_le', 'sno_gt', 'sno_ge', 'sno_smaller', 'sno_larger', '_muid_hex', '_muid_timestamp_field', 'muid_timestamp_us', 'muid_timestamp', 'muid_medallion', 'muid_offset', 'muid_text', 'muid_parse', '_muid_compose', 'muid_pack', 'muid_unpack', '_muid_medallion', 'muid_set_medallion', 'muid_new', '_uid8_reverse', 'uid8_mode', '_uid8_timestamp_ms', 'uid8_timestamp', 'uid8_sequence', 'uid8_generator', 'uid8_cluster', 'uid8_from_parts', 'uid8_to_bytea', 'uid8_from_bytea', '_mask_siphash', '_mask_refuse_key', '_comb_mask', 'comb_mask', 'comb_unmask', '_mask_feistel', 'muid_mask', 'muid_unmask', 'sno_mask', 'sno_unmask', 'uid8_mask', 'uid8_unmask', '_text_chars12', '_text_digit', '_text_value12', '_text_crockford', '_text_base32hex', '_text_crockford_canonical', '_text_from_crockford', '_text_from_base32hex', '_text_error', '_typeid_prefix_error', '_typeid_error', 'comb_text', 'comb_parse', 'typeid_text', '_typeid_uuid', 'typeid_parse', 'typeid_prefix', 'uid8_text', 'uid8_parse', 'comb_ext_adopt']::text[])
         UNION ALL
         SELECT t.typname::text FROM pg_catalog.pg_type AS t
         WHERE t.typnamespace = target_oid AND t.typname = ANY (ARRAY['comb_format', '_comb_unix_clock', '_comb_unix_position', 'sno', 'uid8_mode']::text[])
@@ -30,7 +30,7 @@ BEGIN
         WHERE c.relnamespace IN (target_oid, state_oid) AND c.relname = ANY (ARRAY['_muid_timeline', '_muid_state']::text[])
         UNION ALL
         SELECT o.oprname::text FROM pg_catalog.pg_operator AS o
-        WHERE o.oprnamespace = target_oid AND o.oprname = ANY (ARRAY['#<#', '#<=#', '#>=#', '#>#']::text[])
+        WHERE o.oprnamespace = target_oid AND o.oprname = ANY (ARRAY['#<#', '#<=#', '#>=#', '#>#', '~<~', '~<=~', '~>=~', '~>~']::text[])
     ) AS found;
     IF clash IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = '42710',
@@ -734,7 +734,8 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- SQL Server order, without an operator class (CREATE OPERATOR CLASS needs a superuser).
+-- SQL Server order and the binary formats' order, without operator classes (CREATE OPERATOR CLASS
+-- needs a superuser).
 
 -- The uuid whose native (byte) order is SQL Server's uniqueidentifier order of `id`: its bytes
 -- rearranged most significant first, 10-15, 8-9, 7, 6, 5, 4, 3, 2, 1, 0 (SqlGuid). IMMUTABLE, for an
@@ -751,7 +752,7 @@ BEGIN
 END $$;
 
 -- The binary formats' order (.NET ToByteArray bytes compared raw): bytes 3, 2, 1, 0, 5, 4, 7, 6, 8-15.
--- The compiled edition has no index path for these formats; here the same expression index works.
+-- The compiled edition's operator class uuid_binary_ops sorts in it; here an expression index on this.
 CREATE FUNCTION @extschema@.uuid_binary_key(id uuid) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
@@ -803,6 +804,48 @@ CREATE OPERATOR @extschema@.#>=# (
 CREATE OPERATOR @extschema@.#># (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_sqlserver_gt,
     COMMUTATOR = OPERATOR(@extschema@.#<#), NEGATOR = OPERATOR(@extschema@.#<=#),
+    RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+
+-- The same for the binary formats' order: `a ~<~ b` becomes uuid_binary_key(a) < uuid_binary_key(b).
+CREATE FUNCTION @extschema@.uuid_binary_cmp(a uuid, b uuid) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT pg_catalog.sign(pg_catalog.uuid_cmp(@extschema@.uuid_binary_key(a), @extschema@.uuid_binary_key(b)))::integer
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_lt(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.<) @extschema@.uuid_binary_key(b)
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_le(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.<=) @extschema@.uuid_binary_key(b)
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_ge(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.>=) @extschema@.uuid_binary_key(b)
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_gt(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.>) @extschema@.uuid_binary_key(b)
+$$;
+CREATE OPERATOR @extschema@.~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_lt,
+    COMMUTATOR = OPERATOR(@extschema@.~>~), NEGATOR = OPERATOR(@extschema@.~>=~),
+    RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_le,
+    COMMUTATOR = OPERATOR(@extschema@.~>=~), NEGATOR = OPERATOR(@extschema@.~>~),
+    RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_ge,
+    COMMUTATOR = OPERATOR(@extschema@.~<=~), NEGATOR = OPERATOR(@extschema@.~<~),
+    RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+CREATE OPERATOR @extschema@.~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_gt,
+    COMMUTATOR = OPERATOR(@extschema@.~<~), NEGATOR = OPERATOR(@extschema@.~<=~),
     RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 

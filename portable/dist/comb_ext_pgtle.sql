@@ -641,7 +641,8 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- SQL Server order, without an operator class (CREATE OPERATOR CLASS needs a superuser).
+-- SQL Server order and the binary formats' order, without operator classes (CREATE OPERATOR CLASS
+-- needs a superuser).
 
 -- The uuid whose native (byte) order is SQL Server's uniqueidentifier order of `id`: its bytes
 -- rearranged most significant first, 10-15, 8-9, 7, 6, 5, 4, 3, 2, 1, 0 (SqlGuid). IMMUTABLE, for an
@@ -658,7 +659,7 @@ BEGIN
 END $$;
 
 -- The binary formats' order (.NET ToByteArray bytes compared raw): bytes 3, 2, 1, 0, 5, 4, 7, 6, 8-15.
--- The compiled edition has no index path for these formats; here the same expression index works.
+-- The compiled edition's operator class uuid_binary_ops sorts in it; here an expression index on this.
 CREATE FUNCTION @extschema@.uuid_binary_key(id uuid) RETURNS uuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
@@ -710,6 +711,48 @@ CREATE OPERATOR @extschema@.#>=# (
 CREATE OPERATOR @extschema@.#># (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_sqlserver_gt,
     COMMUTATOR = OPERATOR(@extschema@.#<#), NEGATOR = OPERATOR(@extschema@.#<=#),
+    RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+
+-- The same for the binary formats' order: `a ~<~ b` becomes uuid_binary_key(a) < uuid_binary_key(b).
+CREATE FUNCTION @extschema@.uuid_binary_cmp(a uuid, b uuid) RETURNS integer
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT pg_catalog.sign(pg_catalog.uuid_cmp(@extschema@.uuid_binary_key(a), @extschema@.uuid_binary_key(b)))::integer
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_lt(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.<) @extschema@.uuid_binary_key(b)
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_le(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.<=) @extschema@.uuid_binary_key(b)
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_ge(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.>=) @extschema@.uuid_binary_key(b)
+$$;
+CREATE FUNCTION @extschema@.uuid_binary_gt(a uuid, b uuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT @extschema@.uuid_binary_key(a) OPERATOR(pg_catalog.>) @extschema@.uuid_binary_key(b)
+$$;
+CREATE OPERATOR @extschema@.~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_lt,
+    COMMUTATOR = OPERATOR(@extschema@.~>~), NEGATOR = OPERATOR(@extschema@.~>=~),
+    RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+CREATE OPERATOR @extschema@.~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_le,
+    COMMUTATOR = OPERATOR(@extschema@.~>=~), NEGATOR = OPERATOR(@extschema@.~>~),
+    RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+CREATE OPERATOR @extschema@.~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_ge,
+    COMMUTATOR = OPERATOR(@extschema@.~<=~), NEGATOR = OPERATOR(@extschema@.~<~),
+    RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+CREATE OPERATOR @extschema@.~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = @extschema@.uuid_binary_gt,
+    COMMUTATOR = OPERATOR(@extschema@.~<~), NEGATOR = OPERATOR(@extschema@.~<=~),
     RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 

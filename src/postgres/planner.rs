@@ -63,16 +63,17 @@ unsafe fn member_of(extension: pg_sys::Oid, class: pg_sys::Oid, object: pg_sys::
 }
 
 /// The btree operator family on uuid that sorts in `order`: uuid's default one, or this
-/// extension's own `uuid_sqlserver_ops` (in `schema`, the extension's).
+/// extension's own `uuid_sqlserver_ops` or `uuid_binary_ops` (in `schema`, the extension's; a catalog
+/// at a version without the family keeps the call).
 unsafe fn family_of_order(order: Order, schema: pg_sys::Oid, extension: pg_sys::Oid) -> Option<pg_sys::Oid> {
+    let own = |name: &CStr| -> Option<pg_sys::Oid> {
+        let family = pg_sys::get_opfamily_oid(pg_sys::BTREE_AM_OID, qualified_name(schema, name)?, true);
+        member_of(extension, pg_sys::OperatorFamilyRelationId, family)
+    };
     let family = match order {
         Order::Bytes => pg_sys::get_opclass_family(pg_sys::GetDefaultOpClass(pg_sys::UUIDOID, pg_sys::BTREE_AM_OID)),
-        Order::SqlServer => {
-            let family =
-                pg_sys::get_opfamily_oid(pg_sys::BTREE_AM_OID, qualified_name(schema, c"uuid_sqlserver_ops")?, true);
-            member_of(extension, pg_sys::OperatorFamilyRelationId, family)?
-        }
-        Order::DotNetBytes => return None,
+        Order::SqlServer => own(c"uuid_sqlserver_ops")?,
+        Order::DotNetBytes => own(c"uuid_binary_ops")?,
     };
     (family != pg_sys::InvalidOid).then_some(family)
 }

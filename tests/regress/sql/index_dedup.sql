@@ -1,15 +1,19 @@
 --
--- Btree deduplication (btequalimage) for sno_ops and uuid_sqlserver_ops, as uuid_ops has it:
+-- Btree deduplication (btequalimage) for sno_ops, uuid_sqlserver_ops and uuid_binary_ops, as uuid_ops has it:
 -- a non-unique index over many repeated values stores each value once per posting list.
 --
 CREATE EXTENSION IF NOT EXISTS pageinspect;
 SET client_min_messages = warning;
 
--- Every btree class of the extension says equal values are the same image.
+-- Every btree class of the extension (read from the catalog) says equal values are the same image,
+-- as uuid_ops does.
 SELECT opc.opcname, amproc::regproc
 FROM pg_opclass opc
-JOIN pg_amproc ON amprocfamily = opc.opcfamily AND amprocnum = 4
-WHERE opc.opcname IN ('sno_ops', 'uuid_sqlserver_ops', 'uuid_ops') AND opc.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'btree')
+LEFT JOIN pg_amproc ON amprocfamily = opc.opcfamily AND amprocnum = 4
+WHERE opc.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'btree')
+  AND (opc.opcname = 'uuid_ops'
+       OR opc.oid IN (SELECT objid FROM pg_depend WHERE classid = 'pg_opclass'::regclass AND deptype = 'e'
+                      AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'comb_ext')))
 ORDER BY opc.opcname COLLATE "C";
 
 -- 100,000 snos with 100 distinct values, 100,000 uuids with 100 distinct values.

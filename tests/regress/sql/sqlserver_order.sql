@@ -1,5 +1,6 @@
 --
--- SQL Server uniqueidentifier order: operators, operator class, sort support.
+-- SQL Server uniqueidentifier order and .NET ToByteArray order (the binary formats'): operators,
+-- operator classes, sort support.
 --
 SET TimeZone = 'UTC';
 
@@ -88,3 +89,76 @@ SELECT bool_and(n = position) AS index_order_is_insert_order
 FROM (SELECT n, row_number() OVER () AS position FROM (SELECT n FROM blobs ORDER BY uuid_binary_key(id)) s) t;
 RESET ALL;
 DROP TABLE blobs;
+
+-- uuid_binary_ops: the binary formats' order (.NET ToByteArray bytes 3, 2, 1, 0, 5, 4, 7, 6, 8-15
+-- compared raw) as an operator class. Byte 3 is the most significant, byte 15 the least; byte 1
+-- outranks byte 0.
+SELECT '00000001-0000-0000-0000-000000000000'::uuid ~>~ 'ffffff00-ffff-ffff-ffff-ffffffffffff' AS byte_3_first,
+       '00000000-0000-0000-0000-000000000001'::uuid ~<~ '00000000-0000-0000-0000-000000000100' AS byte_15_last,
+       uuid_binary_cmp('01000000-0000-0000-0000-000000000000', '00010000-0000-0000-0000-000000000000') AS cmp;
+-- Its sort (abbreviated keys) agrees with the key spelled out in setup.sql, duplicates and all.
+SELECT setseed(0.25);
+CREATE TABLE bq AS
+SELECT CASE WHEN g % 10 = 0 THEN '00000000-0000-0000-0000-000000000000'::uuid
+            WHEN g % 7 = 0 THEN comb_uuid('binary')
+            ELSE gen_random_uuid() END AS id
+FROM generate_series(1, 100000) g;
+INSERT INTO bq SELECT id FROM bq WHERE random() < 0.01;
+SELECT count(*) = count(*) FILTER (WHERE a.id = b.id) AS same_order
+FROM (SELECT id, row_number() OVER (ORDER BY id USING ~<~) AS n FROM bq) a
+JOIN (SELECT id, row_number() OVER (ORDER BY regress_order_key(id, 'binary'), id) AS n FROM bq) b USING (n);
+SELECT bool_and(id ~<=~ previous) AS descending
+FROM (SELECT id, lag(id) OVER (ORDER BY id USING ~>~) AS previous FROM bq) s
+WHERE previous IS NOT NULL;
+-- An index built by a sort serves ORDER BY USING, ranges and lookups by id itself (which an index
+-- on uuid_binary_key(id) does not).
+CREATE INDEX bq_binary ON bq (id uuid_binary_ops);
+ANALYZE bq;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM bq ORDER BY id USING ~<~ LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM bq
+WHERE id ~>=~ '00000080-0000-0000-0000-000000000000' AND id ~<~ '000000c0-0000-0000-0000-000000000000';
+EXPLAIN (COSTS OFF) SELECT id FROM bq WHERE id = '00000000-0000-0000-0000-000000000000';
+SELECT (SELECT id FROM bq ORDER BY id USING ~<~ OFFSET 20000 LIMIT 1)
+     = (SELECT id FROM bq ORDER BY regress_order_key(id, 'binary') OFFSET 20000 LIMIT 1) AS index_order_is_binary_order;
+SELECT count(*) = (SELECT count(*) FROM bq WHERE regress_order_key(id, 'binary') >= '\x80000000000000000000000000000000'::bytea
+                                              AND regress_order_key(id, 'binary') < '\xc0000000000000000000000000000000'::bytea) AS range_matches
+FROM bq WHERE id ~>=~ '00000080-0000-0000-0000-000000000000' AND id ~<~ '000000c0-0000-0000-0000-000000000000';
+RESET ALL;
+-- A unique index built by inserts: each key finds its place through uuid_binary_cmp (the bare C
+-- comparator), the index returns the spelled-out key's order, and a repeat is refused.
+CREATE TABLE bi (id uuid NOT NULL);
+CREATE UNIQUE INDEX bi_binary ON bi (id uuid_binary_ops);
+INSERT INTO bi SELECT DISTINCT id FROM bq ORDER BY 1 DESC;
+ANALYZE bi;
+SET enable_seqscan = off;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT id FROM bi ORDER BY id USING ~<~;
+SELECT count(*) = count(*) FILTER (WHERE a.id = b.id) AS index_order_is_binary_order
+FROM (SELECT id, row_number() OVER () AS n FROM (SELECT id FROM bi ORDER BY id USING ~<~) s) a
+JOIN (SELECT id, row_number() OVER (ORDER BY regress_order_key(id, 'binary')) AS n FROM bi) b USING (n);
+RESET ALL;
+DO $$
+BEGIN
+    INSERT INTO bi SELECT id FROM bq WHERE id ~>~ '00000000-0000-0000-0000-000000000000' LIMIT 1;
+EXCEPTION WHEN unique_violation THEN RAISE NOTICE 'repeat refused: %', SQLSTATE;
+END $$;
+DROP TABLE bq, bi;
+
+-- The binary formats keyed by the class: a unique index on id, in the order they were inserted; a
+-- foreign key can reference the column (the index's equality is uuid's own).
+CREATE TABLE blobs (n serial, id uuid NOT NULL DEFAULT comb_uuid('binary'), body bytea);
+CREATE UNIQUE INDEX blobs_id ON blobs (id uuid_binary_ops);
+INSERT INTO blobs (body) SELECT NULL FROM generate_series(1, 2000);
+CREATE TABLE blob_refs (blob uuid REFERENCES blobs (id));
+INSERT INTO blob_refs SELECT id FROM blobs WHERE n % 100 = 0;
+ANALYZE blobs;
+SET enable_seqscan = off;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT n FROM blobs ORDER BY id USING ~<~ LIMIT 10;
+SELECT bool_and(n = position) AS index_order_is_insert_order
+FROM (SELECT n, row_number() OVER () AS position FROM (SELECT n FROM blobs ORDER BY id USING ~<~) s) t;
+RESET ALL;
+SELECT count(*) AS referenced FROM blob_refs JOIN blobs ON blobs.id = blob_refs.blob;
+DROP TABLE blob_refs, blobs;
